@@ -1,0 +1,28 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// Unit and contract tests run against the sources; tests that start the CLI or the
+// examples run the built packages, exactly as a user would (the build runs first).
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@tminus/core": src("./packages/core/src/index.ts"),
+      "@tminus/store/test-suite": src("./packages/store/test/store-suite.ts"),
+      "@tminus/store": src("./packages/store/src/index.ts"),
+      "@tminus/http": src("./packages/http/src/index.ts"),
+    },
+  },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: "core", include: ["packages/core/test/**/*.test.ts"] } },
+      { extends: true, test: { name: "store", include: ["packages/store/test/**/*.test.ts"] } },
+      { extends: true, test: { name: "http", include: ["packages/http/test/**/*.test.ts"] } },
+      { extends: true, test: { name: "cli", include: ["packages/cli/test/**/*.test.ts"] } },
+      { extends: true, test: { name: "examples", include: ["examples/*/test/**/*.test.ts"] } },
+    ],
+  },
+});
