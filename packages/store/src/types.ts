@@ -153,6 +153,23 @@ export interface RequestLogEntry {
   created_at: number;
 }
 
+/**
+ * A page query over the request log (GET /usage/requests), newest first: keyset paging over
+ * `(created_at, id)` descending. Filters combine with AND.
+ */
+export interface ListRequestLogQuery {
+  account_id: string;
+  environment: Environment;
+  status?: number;
+  route?: string;
+  key_id?: string;
+  key_prefix?: string;
+  request_id?: string;
+  /** Position of the last row of the previous page: strictly older than it. */
+  after?: { value: number; id: string };
+  limit: number;
+}
+
 /** Metered metric names. */
 export type UsageMetric = "new_timers" | "api_requests";
 
@@ -191,7 +208,10 @@ export interface Store {
   findApiKeyByHash(hash: string): Promise<{ key: ApiKeyRecord; account: Account } | null>;
   /** Keys of an account, newest first, revoked ones included. */
   listApiKeys(account_id: string, environment?: Environment): Promise<ApiKeyRecord[]>;
-  /** Revokes by id or prefix (within the account when given); null when nothing matched. */
+  /**
+   * Revokes a live key by id or prefix (within the account when given) and returns it; null
+   * when no live key matched. A prefix shared by several live keys throws `conflict`.
+   */
   revokeApiKey(input: {
     id_or_prefix: string;
     account_id?: string;
@@ -218,17 +238,36 @@ export interface Store {
   getTimer(account_id: string, environment: Environment, id: string): Promise<TimerRecord | null>;
   /** Keyset page of timers: filters, then strict `(sort field, id)` order after `after`. */
   listTimers(query: ListTimersQuery): Promise<TimerRecord[]>;
+  /**
+   * Optional (added with the SQLite adapter): soft-deletes a live timer of the account and
+   * environment, so that get and list no longer see it; false when there was none.
+   */
+  deleteTimer?(
+    account_id: string,
+    environment: Environment,
+    id: string,
+    now: number,
+  ): Promise<boolean>;
 
   // Request log ----------------------------------------------------------------------------
   /** Appends request-log entries (one transaction for the batch). */
   logRequests(entries: RequestLogEntry[]): Promise<void>;
+  /**
+   * Optional (added with the SQLite adapter): a keyset page of the request log, newest first,
+   * at most `limit` rows strictly after `after` (GET /usage/requests).
+   */
+  listRequestLog?(query: ListRequestLogQuery): Promise<RequestLogEntry[]>;
 
   // Service secrets and housekeeping -------------------------------------------------------
   /** Returns the named secret, creating it with `create()` once (atomic get-or-create). */
   getOrCreateSecret(name: string, create: () => string): Promise<string>;
   /** Deletes idempotency records past expiry, request-log entries older than
    * `request_log_before` and rate windows older than `rate_windows_before`. */
-  purge(input: { now: number; request_log_before: number; rate_windows_before: number }): Promise<void>;
+  purge(input: {
+    now: number;
+    request_log_before: number;
+    rate_windows_before: number;
+  }): Promise<void>;
   /** Releases the connection; the store is unusable afterwards. */
   close(): Promise<void>;
 }

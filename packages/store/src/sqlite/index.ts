@@ -1,0 +1,53 @@
+import type { Store } from "../types";
+import { createAccountQueries } from "./accounts";
+import { createApiKeyQueries } from "./api-keys";
+import { applyPragmas, openDatabase, type SqliteDatabase } from "./database";
+import { createHousekeepingQueries } from "./housekeeping";
+import { createMeteringQueries } from "./metering";
+import { assertMigrated, migrate } from "./migrate";
+import { createRequestLogQueries } from "./request-log";
+import { createTimerQueries } from "./timers";
+
+export type { SqliteDatabase, SqliteStatement, SqliteTransaction } from "./database";
+export { MIGRATIONS, type Migration } from "./migrations";
+
+/** Options of `sqliteStore`: a file path to open, or an open better-sqlite3 handle. */
+export type SqliteStoreOptions = ({ path: string } | { database: SqliteDatabase }) & {
+  /** Apply pending schema migrations on open (default true); false only checks the version. */
+  migrate?: boolean;
+};
+
+/**
+ * The embedded `Store`: one SQLite file (WAL) through better-sqlite3. Every statement is
+ * prepared once; atomic operations are IMMEDIATE transactions, so they hold across processes
+ * sharing the file. `close()` closes the database only when the store opened it.
+ *
+ * @example
+ * const store = sqliteStore({ path: ".tminus/tminus.db" });
+ * const account = await store.findAccountByName("acme");
+ */
+export function sqliteStore(options: SqliteStoreOptions): Store {
+  const owned = "path" in options;
+  const db = owned ? openDatabase(options.path) : options.database;
+  try {
+    applyPragmas(db);
+    if (options.migrate ?? true) migrate(db);
+    else assertMigrated(db);
+    return {
+      kind: "sqlite",
+      ...createAccountQueries(db),
+      ...createApiKeyQueries(db),
+      ...createMeteringQueries(db),
+      ...createTimerQueries(db),
+      ...createRequestLogQueries(db),
+      ...createHousekeepingQueries(db),
+      async close() {
+        // A handle the caller passed in is the caller's to close.
+        if (owned) db.close();
+      },
+    };
+  } catch (error) {
+    if (owned) db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,162 @@
+import type { CreateTimerInput, CreateTimerOutcome, Store, TimerRecord, TimerSort } from "../types";
+import { mapConstraintError } from "./_errors";
+import { type ResponseRow, TIMER_COLUMNS, type TimerRow, toStoredResponse, toTimer } from "./_rows";
+import { statementCache } from "./_statement-cache";
+import { usageIncrement, usageRead } from "./_usage";
+import type { SqliteDatabase } from "./database";
+
+/** The timer methods of the store, over statements prepared once. */
+export type TimerQueries = Pick<Store, "createTimer" | "getTimer" | "listTimers" | "deleteTimer">;
+
+/** Sort fields mapped to their columns: never interpolate a caller's string into SQL. */
+const SORT_COLUMNS: Record<TimerSort["field"], string> = {
+  created_at: "created_at",
+  updated_at: "updated_at",
+};
+
+/** Prepares the timer statements and returns the timer methods. */
+export function createTimerQueries(db: SqliteDatabase): TimerQueries {
+  const findIdempotency = db.prepare(
+    `SELECT fingerprint, expires_at, response_status, response_headers, response_body
+     FROM idempotency_keys WHERE account_id = ? AND environment = ? AND key = ?`,
+  );
+  // An expired record is overwritten in place: it is treated as absent (conventions.md).
+  const saveIdempotency = db.prepare(
+    `INSERT INTO idempotency_keys (account_id, environment, key, fingerprint, response_status,
+       response_headers, response_body, created_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (account_id, environment, key) DO UPDATE SET
+       fingerprint = excluded.fingerprint, response_status = excluded.response_status,
+       response_headers = excluded.response_headers, response_body = excluded.response_body,
+       created_at = excluded.created_at, expires_at = excluded.expires_at`,
+  );
+  const readUsage = usageRead(db);
+  const bumpUsage = usageIncrement(db);
+  const insertTimer = db.prepare(
+    `INSERT INTO timers (${TIMER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
+  );
+  // Hot path: a primary-key probe; account and environment keep tenants and Sandbox apart.
+  const byId = db.prepare(
+    `SELECT ${TIMER_COLUMNS} FROM timers
+     WHERE id = ? AND account_id = ? AND environment = ? AND deleted_at IS NULL`,
+  );
+  const softDelete = db.prepare(
+    `UPDATE timers SET deleted_at = ?
+     WHERE id = ? AND account_id = ? AND environment = ? AND deleted_at IS NULL`,
+  );
+  const listStatement = statementCache(db);
+
+  const createTx = db.transaction((input: CreateTimerInput): CreateTimerOutcome => {
+    const { timer, allowance, idempotency, now } = input;
+    const scope = [timer.account_id, timer.environment] as const;
+    // (a) A live record answers first, even when the allowance is spent since.
+    if (idempotency) {
+      const row = findIdempotency.get(...scope, idempotency.key) as
+        | (ResponseRow & { fingerprint: string; expires_at: number })
+        | undefined;
+      if (row && row.expires_at > now) {
+        return row.fingerprint === idempotency.fingerprint
+          ? { kind: "replayed", response: toStoredResponse(row) }
+          : { kind: "idempotency_conflict" };
+      }
+    }
+    // (b) Spent allowance: write nothing, so a retry with the same key executes later.
+    const usage = readUsage.get(...scope, allowance.cycle_id, "new_timers") as
+      | { total: number }
+      | undefined;
+    const used = usage?.total ?? 0;
+    if (used >= allowance.limit) return { kind: "quota_exhausted", used, limit: allowance.limit };
+    // (c) Reserve, insert, record: all or nothing.
+    bumpUsage.run(...scope, allowance.cycle_id, "new_timers");
+    const data = JSON.stringify(timer.data);
+    insertTimer.run(
+      timer.id,
+      ...scope,
+      timer.name,
+      timer.type,
+      timer.status,
+      timer.created_at,
+      timer.updated_at,
+      timer.published_at,
+      data,
+    );
+    // Parse the stored JSON back so `respond` sees exactly what getTimer will return.
+    const created: TimerRecord = { ...timer, revision: 1, data: JSON.parse(data) };
+    const response = input.respond(created);
+    if (idempotency) {
+      saveIdempotency.run(
+        ...scope,
+        idempotency.key,
+        idempotency.fingerprint,
+        response.status,
+        JSON.stringify(response.headers),
+        response.body,
+        now,
+        idempotency.expires_at,
+      );
+    }
+    return { kind: "created", timer: created, response };
+  });
+
+  return {
+    async createTimer(input) {
+      try {
+        return createTx.immediate(input);
+      } catch (error) {
+        throw mapConstraintError(error, `timer ${input.timer.id}`);
+      }
+    },
+    async getTimer(account_id, environment, id) {
+      const row = byId.get(id, account_id, environment) as TimerRow | undefined;
+      return row ? toTimer(row) : null;
+    },
+    async listTimers(query) {
+      const statuses = [...new Set(query.statuses)];
+      // SQLite reads a negative LIMIT as "no limit"; an empty IN list matches nothing.
+      if (statuses.length === 0 || !(query.limit > 0)) return [];
+      const first = statuses[0]!;
+      const paged = query.after !== undefined;
+      const { field, direction } = query.sort;
+      const statement = listStatement(`${field}:${direction}:${paged}`, () =>
+        listSql(query.sort, paged),
+      );
+      const rows = statement.all({
+        account_id: query.account_id,
+        environment: query.environment,
+        // Three slots cover every status; unused ones repeat the first (IN ignores repeats).
+        s0: first,
+        s1: statuses[1] ?? first,
+        s2: statuses[2] ?? first,
+        type: query.type ?? null,
+        ...(query.after ? { after_value: query.after.value, after_id: query.after.id } : {}),
+        limit: query.limit,
+      }) as TimerRow[];
+      return rows.map(toTimer);
+    },
+    async deleteTimer(account_id, environment, id, now) {
+      return softDelete.run(now, id, account_id, environment).changes > 0;
+    },
+  };
+}
+
+/**
+ * One keyset page: strict row-value comparison on `(sort column, id)` in the sort direction,
+ * so ties on the sort value are broken by id and rows inserted or deleted elsewhere never
+ * move the position. Walks `timers_by_created` / `timers_by_updated` without a sort step.
+ */
+function listSql(sort: TimerSort, paged: boolean): string {
+  const column = SORT_COLUMNS[sort.field];
+  if (!column) throw new Error(`unknown timer sort field: ${String(sort.field)}`);
+  const descending = sort.direction === "desc";
+  const order = descending ? "DESC" : "ASC";
+  const after = paged
+    ? `AND (${column}, id) ${descending ? "<" : ">"} (@after_value, @after_id)`
+    : "";
+  return `SELECT ${TIMER_COLUMNS} FROM timers
+    WHERE account_id = @account_id AND environment = @environment AND deleted_at IS NULL
+      AND status IN (@s0, @s1, @s2)
+      AND (@type IS NULL OR type = @type)
+      ${after}
+    ORDER BY ${column} ${order}, id ${order}
+    LIMIT @limit`;
+}

@@ -1,0 +1,53 @@
+import { afterEach, beforeEach, describe } from "vitest";
+import type { Store } from "../src/types";
+import type { SuiteContext } from "./suite/_fixtures";
+import { accountTests } from "./suite/accounts";
+import { apiKeyTests } from "./suite/api-keys";
+import { concurrencyTests } from "./suite/concurrency";
+import { createTimerTests } from "./suite/create-timer";
+import { housekeepingTests } from "./suite/housekeeping";
+import { listTimersTests } from "./suite/list-timers";
+import { meteringTests } from "./suite/metering";
+import { requestLogTests } from "./suite/request-log";
+
+/** Makes the store for one test; `cleanup` runs after the store is closed. */
+export type StoreFactory = () => Promise<{ store: Store; cleanup?: () => Promise<void> }>;
+
+/**
+ * The conformance suite: every `Store` adapter runs it unchanged. It uses only the `Store`
+ * interface, a fresh store per test and fresh random account names, so a factory may also hand
+ * out stores over one shared database. Optional methods are tested when present.
+ *
+ * @example
+ * runStoreSuite("sqlite", async () => ({ store: sqliteStore({ path: ":memory:" }) }));
+ */
+export function runStoreSuite(name: string, factory: StoreFactory): void {
+  describe(`Store conformance: ${name}`, () => {
+    let current: Awaited<ReturnType<StoreFactory>> | undefined;
+    const ctx: SuiteContext = {
+      get store() {
+        if (!current) throw new Error("the store is only available inside a test");
+        return current.store;
+      },
+    };
+
+    beforeEach(async () => {
+      current = await factory();
+    });
+    afterEach(async () => {
+      const finished = current;
+      current = undefined;
+      await finished?.store.close();
+      await finished?.cleanup?.();
+    });
+
+    accountTests(ctx);
+    apiKeyTests(ctx);
+    meteringTests(ctx);
+    createTimerTests(ctx);
+    listTimersTests(ctx);
+    concurrencyTests(ctx);
+    requestLogTests(ctx);
+    housekeepingTests(ctx);
+  });
+}
