@@ -1,1 +1,82 @@
-export {};
+// @tminus/core: pure countdown math. Nothing here reads a clock, the machine's
+// time zone or the network; `now` is always an argument.
+
+export { labelLanguage, type UnitLabelOverrides, unitLabel } from "./format/labels";
+export { type FormatPartsOptions, type FormattedPart, formatParts } from "./format/parts";
+export { type RemainingPart, type SplitOptions, splitRemaining } from "./format/split";
+// Recipient-URL signing and recurrence expansion have their own public surfaces.
+export * from "./personalize/index";
+export * from "./recurrence/index";
+export {
+  DEFAULT_TIMEZONE,
+  MAX_DURATION_SECONDS,
+  TIMER_STATUSES,
+  TIMER_TYPES,
+  type TimerStatus,
+  type TimerType,
+} from "./schema/constants";
+export { DEFAULT_ENDED, type Ended, endedSchema } from "./schema/ended";
+export { fieldPath, type ValidationIssue, type ValidationResult } from "./schema/issues";
+export {
+  DEFAULT_LOOK,
+  type Look,
+  type LookColors,
+  type LookInput,
+  lookInputSchema,
+  lookOutputSchema,
+  lookSchema,
+  resolveLook,
+} from "./schema/look";
+export {
+  applyTimerPatch,
+  type TimerPatch,
+  timerPatchSchemas,
+  validateTimerPatch,
+} from "./schema/patch";
+export {
+  type DurationTimerDefinition,
+  durationTimerSchema,
+  type FixedTimerDefinition,
+  fixedTimerSchema,
+  type PersonalizedTimerDefinition,
+  personalizationSchema,
+  personalizedTimerSchema,
+  type RecurringTimerDefinition,
+  recurrenceSchema,
+  recurringTimerSchema,
+  type TimerCreateInput,
+  type TimerDefinition,
+  timerCreateSchema,
+  timerSchemas,
+} from "./schema/timer";
+export { isPlainObject, validateTimerCreate } from "./schema/validate";
+export { emptyClock } from "./status/clock";
+export { durationStatus } from "./status/duration";
+export { fixedStatus } from "./status/fixed";
+export { computeStatus } from "./status/index";
+export { personalizedStatus } from "./status/personalized";
+export { recurringStatus } from "./status/recurring";
+export { remainingParts, statusFromTarget } from "./status/remaining";
+export type {
+  RemainingTime,
+  StatusInput,
+  TimerClock,
+  TimerState,
+  TimerStatusResult,
+  ViewerContext,
+} from "./status/types";
+export {
+  formatLocalDateTime,
+  type LocalDateTime,
+  parseLocalDateTime,
+} from "./time/local-date-time";
+export { formatInstant, parseOffsetDateTime } from "./time/offset-date-time";
+export {
+  describeTimeZone,
+  formatUtcOffset,
+  isCanonicalTimeZone,
+  type TimeZoneDescription,
+  TZDB_VERSION,
+  timeZoneNames,
+} from "./time/timezones";
+export { TIME_UNITS, type TimeUnit, UNIT_SECONDS } from "./time/units";

@@ -1,0 +1,71 @@
+import type { TimeUnit } from "../time/units";
+import { LANGUAGE_ALIASES, UNIT_WORDS, type UnitWords } from "./_unit-words";
+
+/** Words that replace the built-in label of a unit, for every count. */
+export type UnitLabelOverrides = Partial<Record<TimeUnit, string>>;
+
+interface ResolvedWords {
+  words: UnitWords;
+  rules: Intl.PluralRules;
+}
+
+// Locale resolution and PluralRules construction cost far more than select();
+// labels are asked for once per unit per rendered frame.
+const cache = new Map<string, ResolvedWords>();
+
+/**
+ * The word for `value` of `unit` in `locale`, in the plural form that language
+ * uses after that numeral ("1 dzień", "2 dni", "5 dni"). Unknown locales fall
+ * back to their base language, then to English; an override replaces the word.
+ * @example unitLabel("days", 5, "ru") // "дней"
+ */
+export function unitLabel(
+  unit: TimeUnit,
+  value: number,
+  locale: string,
+  overrides?: UnitLabelOverrides,
+): string {
+  const override = overrides?.[unit];
+  if (override !== undefined) return override;
+  const { words, rules } = resolve(locale);
+  const forms = words[unit];
+  return forms[rules.select(Math.abs(value))] ?? forms.other;
+}
+
+/** The table key unitLabel uses for `locale`: "pl", "zh-Hant", or "en" when none fits. */
+export function labelLanguage(locale: string): string {
+  return resolveKey(locale).key;
+}
+
+function resolve(locale: string): ResolvedWords {
+  let found = cache.get(locale);
+  if (found === undefined) {
+    const { key, pluralLocale } = resolveKey(locale);
+    found = { words: UNIT_WORDS[key]!, rules: new Intl.PluralRules(pluralLocale) };
+    if (cache.size > 1000) cache.clear(); // locales come from user input: stay bounded
+    cache.set(locale, found);
+  }
+  return found;
+}
+
+function resolveKey(locale: string): { key: string; pluralLocale: string } {
+  let tag: string;
+  let language: string;
+  let script: string | undefined;
+  try {
+    tag = Intl.getCanonicalLocales(locale)[0] ?? "en";
+    const parsed = new Intl.Locale(tag);
+    language = Object.hasOwn(LANGUAGE_ALIASES, parsed.language)
+      ? LANGUAGE_ALIASES[parsed.language]!
+      : parsed.language;
+    script = parsed.maximize().script;
+  } catch {
+    return { key: "en", pluralLocale: "en" };
+  }
+  for (const key of [script ? `${language}-${script}` : "", language]) {
+    // The requested tag's own plural rules fit its language's words (pt-PT: "0 dias",
+    // pt-BR: "0 dia"); the words were chosen for the language, not the region.
+    if (key && Object.hasOwn(UNIT_WORDS, key)) return { key, pluralLocale: tag };
+  }
+  return { key: "en", pluralLocale: "en" };
+}

@@ -1,0 +1,37 @@
+import { TIME_UNITS, type TimeUnit, UNIT_SECONDS, unitRank } from "../time/units";
+
+/** One shown unit of a countdown and its value. */
+export interface RemainingPart {
+  unit: TimeUnit;
+  value: number;
+}
+
+/** Which units to show; see {@link splitRemaining}. */
+export interface SplitOptions {
+  /** Largest unit counted; larger amounts accumulate in it. Default "days". */
+  largestUnit?: TimeUnit;
+  /** Units shown, in any order; those larger than `largestUnit` are ignored. Default: all. */
+  units?: readonly TimeUnit[];
+}
+
+/**
+ * Splits a remaining time into the units a look shows, largest first. A hidden
+ * unit's amount carries into the next smaller shown unit (days hidden: 50 hours),
+ * and the smallest shown unit is rounded up, so a countdown that has not ended
+ * never shows all zeros (59 s left with minutes only shows 1 minute).
+ * @example splitRemaining(93_784, { units: ["days", "hours"] }) // [{unit:"days",value:1},{unit:"hours",value:3}]
+ */
+export function splitRemaining(totalSeconds: number, options: SplitOptions = {}): RemainingPart[] {
+  const largest = options.largestUnit ?? "days";
+  const wanted = new Set(options.units ?? TIME_UNITS);
+  let shown = TIME_UNITS.filter((unit) => wanted.has(unit) && unitRank(unit) >= unitRank(largest));
+  if (shown.length === 0) shown = [largest];
+  const smallest = UNIT_SECONDS[shown[shown.length - 1]!];
+  const total = Number.isFinite(totalSeconds) ? Math.max(0, Math.ceil(totalSeconds)) : 0;
+  let rest = Math.ceil(total / smallest) * smallest;
+  return shown.map((unit) => {
+    const value = Math.floor(rest / UNIT_SECONDS[unit]);
+    rest -= value * UNIT_SECONDS[unit];
+    return { unit, value };
+  });
+}

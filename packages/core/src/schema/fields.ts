@@ -1,0 +1,121 @@
+// Field schemas shared by several timer types. Every custom message is a
+// lowercase predicate ("must ..."): the issue mapper prefixes the field path, so
+// one schema yields "deadline_at must ..." and "not_after must ..." alike.
+import { z } from "zod";
+import { formatLocalDateTime, parseLocalDateTime } from "../time/local-date-time";
+import { formatInstant, parseOffsetDateTime } from "../time/offset-date-time";
+import { isCanonicalTimeZone, timeZoneNames } from "../time/timezones";
+
+// formatInstant writes four-digit years only inside this range, and only what it
+// writes parses back, so stored values always round-trip.
+const MIN_INSTANT = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
+const MAX_INSTANT = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+
+const OFFSET_MESSAGE =
+  "must be an ISO 8601 date-time with Z or a numeric UTC offset, like 2026-11-22T10:00:00Z";
+
+/** An instant as ISO 8601 text with Z or an offset, normalized to UTC with milliseconds. */
+export function offsetDateTime() {
+  return z
+    .string()
+    .superRefine((text, ctx) => {
+      const ms = parseOffsetDateTime(text);
+      if (ms === null) ctx.addIssue({ code: "custom", message: OFFSET_MESSAGE });
+      else if (ms < MIN_INSTANT || ms > MAX_INSTANT)
+        ctx.addIssue({
+          code: "custom",
+          message: "must lie between the years 0000 and 9999 in UTC",
+        });
+    })
+    .overwrite((text) => {
+      // Runs after a failed check too, so it must leave bad input alone.
+      const ms = parseOffsetDateTime(text);
+      return ms === null || ms < MIN_INSTANT || ms > MAX_INSTANT ? text : formatInstant(ms);
+    });
+}
+
+/** A wall-clock `YYYY-MM-DDTHH:mm[:ss]` with no offset, normalized to `...:ss`. */
+export function localDateTime() {
+  return z
+    .string()
+    .superRefine((text, ctx) => {
+      if (parseLocalDateTime(text) !== null) return;
+      // Sending an offset is the likely mistake here, so say why it is refused.
+      const message =
+        parseOffsetDateTime(text) === null
+          ? "must be a local date-time YYYY-MM-DDTHH:mm[:ss], like 2026-11-22T09:00"
+          : "must be a local date-time without Z or offset (it is read in the timer's timezone), like 2026-11-22T09:00";
+      ctx.addIssue({ code: "custom", message });
+    })
+    .overwrite((text) => {
+      const value = parseLocalDateTime(text);
+      return value === null ? text : formatLocalDateTime(value);
+    });
+}
+
+/** A canonical IANA zone name from the tz database's own lists (see GET /timezones). */
+export function timeZone() {
+  return z
+    .string()
+    .superRefine((name, ctx) => {
+      if (isCanonicalTimeZone(name)) return;
+      ctx.addIssue({ code: "custom", message: timeZoneMessage(name) });
+    })
+    .meta({
+      description:
+        "Canonical IANA time zone identifier (Area/Location, or Etc/UTC); GET /timezones lists them.",
+      examples: ["Europe/Berlin"],
+    });
+}
+
+const byLowerCase = new Map<string, string>();
+
+function timeZoneMessage(name: string): string {
+  const base = "must be a canonical IANA time zone like Europe/Berlin (see GET /timezones)";
+  if (byLowerCase.size === 0) {
+    // Built lazily: most processes never see a wrongly cased zone.
+    for (const zone of timeZoneNames) byLowerCase.set(zone.toLowerCase(), zone);
+  }
+  const suggestion = byLowerCase.get(name.toLowerCase());
+  return suggestion === undefined ? base : `${base}; did you mean ${suggestion}?`;
+}
+
+/** A colour `#RRGGBB`, normalized to upper case. */
+export function hexColor() {
+  return z
+    .string()
+    .regex(/^#[0-9A-Fa-f]{6}$/, "must be a colour in the form #RRGGBB, like #1E40AF")
+    .overwrite((hex) => hex.toUpperCase())
+    .meta({ examples: ["#1E40AF"] });
+}
+
+/** An absolute `https:` URL of at most 2048 characters, without credentials. */
+export function httpsUrl() {
+  return z
+    .string()
+    .max(2048)
+    .refine(isHttpsUrl, "must be an absolute https:// URL without user name or password")
+    .meta({ format: "uri" });
+}
+
+function isHttpsUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  // Credentials in a URL shown to every viewer would leak; plain http would be
+  // blocked as mixed content on https pages and in most email clients.
+  return url.protocol === "https:" && url.hostname !== "" && !url.username && !url.password;
+}
+
+/** A whole number of seconds within `min..max`. */
+export function seconds(min: number, max: number) {
+  // zod says "expected number" for a string; "integer" is the rule that matters.
+  return z
+    .int({
+      error: (issue) =>
+        issue.code === "invalid_type" && issue.input !== undefined
+          ? "must be an integer"
+          : undefined,
+    })
+    .min(min)
+    .max(max);
+}

@@ -1,0 +1,90 @@
+// PATCH /timers/{id}: every field optional, the type fixed. Top-level fields are
+// replaced whole (a `look` sent is the complete new look, unspecified parts take
+// their defaults); null clears an optional field back to its default. Because
+// every change needs If-Match, clients read the timer first anyway, so
+// replacing nested objects whole is simpler and as convenient as merging them.
+import { z } from "zod";
+import { MAX_DURATION_SECONDS, type TimerType } from "./constants";
+import { endedSchema } from "./ended";
+import { offsetDateTime, seconds, timeZone } from "./fields";
+import { toValidationIssues, type ValidationResult } from "./issues";
+import { lookSchema } from "./look";
+import {
+  metadataField,
+  nameField,
+  personalizationSchema,
+  recurrenceSchema,
+  type TimerDefinition,
+} from "./timer";
+import { isPlainObject, notAnObject, validateTimerCreate } from "./validate";
+
+function common<T extends TimerType>(type: T) {
+  return {
+    // Accepting the unchanged type lets clients send back what they read.
+    type: z
+      .literal(type, {
+        error: `cannot be changed (this is a ${type} timer); create a new timer instead`,
+      })
+      .optional(),
+    name: nameField().optional(),
+    timezone: timeZone().nullable().optional(),
+    metadata: metadataField().nullable().optional(),
+    look: lookSchema.nullable().optional(),
+    ended: endedSchema.nullable().optional(),
+  };
+}
+
+/** Each type's PATCH body schema. */
+export const timerPatchSchemas = {
+  fixed: z.strictObject({
+    ...common("fixed"),
+    deadline_at: offsetDateTime().optional(),
+  }),
+  duration: z.strictObject({
+    ...common("duration"),
+    duration_seconds: seconds(1, MAX_DURATION_SECONDS).optional(),
+    not_after: offsetDateTime().nullable().optional(),
+  }),
+  recurring: z.strictObject({
+    ...common("recurring"),
+    // A recurring timer cannot lose its zone, so no null here.
+    timezone: timeZone().optional(),
+    recurrence: recurrenceSchema.optional(),
+  }),
+  personalized: z.strictObject({
+    ...common("personalized"),
+    personalization: personalizationSchema.optional(),
+  }),
+} as const;
+
+/** A validated PATCH body: the fields to replace, `null` for those to reset. */
+export type TimerPatch = {
+  [T in TimerType]: z.output<(typeof timerPatchSchemas)[T]>;
+}[TimerType];
+
+/**
+ * Validates a PATCH body for a timer of `type`. Fields are validated and
+ * normalized as on create; combine with {@link applyTimerPatch}.
+ */
+export function validateTimerPatch(type: TimerType, body: unknown): ValidationResult<TimerPatch> {
+  if (!isPlainObject(body)) return notAnObject();
+  const parsed = timerPatchSchemas[type].safeParse(body, { reportInput: true });
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, issues: toValidationIssues(parsed.error.issues, { type }) };
+}
+
+/**
+ * The definition after a validated patch: fields replaced, nulls reset to their
+ * defaults, and the result validated again as a whole.
+ */
+export function applyTimerPatch(
+  current: TimerDefinition,
+  patch: TimerPatch,
+): ValidationResult<TimerDefinition> {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else if (value !== undefined) merged[key] = value;
+  }
+  return validateTimerCreate(merged);
+}

@@ -1,0 +1,189 @@
+// The timer definition a client sends to POST /timers, one strict object per
+// type. Field schemas are built by small functions so that the PATCH schemas
+// (patch.ts) validate exactly the same values.
+import { z } from "zod";
+import { parseRRule } from "../recurrence/rrule";
+import { DEFAULT_TIMEZONE, MAX_DURATION_SECONDS } from "./constants";
+import { endedSchema } from "./ended";
+import { localDateTime, offsetDateTime, seconds, timeZone } from "./fields";
+import { lookSchema } from "./look";
+
+/** Display name, trimmed; 1..200 characters. */
+export function nameField() {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .meta({ description: "Name shown in lists; never rendered.", examples: ["Black Friday"] });
+}
+
+/** Free-form string pairs for the client's own bookkeeping (at most 20). */
+export function metadataField() {
+  return (
+    z
+      // zod skips a "__proto__" key rather than copy it, so it never reaches a definition.
+      .record(z.string().min(1).max(40), z.string().max(500))
+      .refine((record) => Object.keys(record).length <= 20, "must have at most 20 keys")
+      .meta({
+        description: "Up to 20 keys of 1..40 characters with values of up to 500 characters.",
+        examples: [{ campaign: "bf-2026" }],
+      })
+  );
+}
+
+/** `recurrence` of a recurring timer: an RRULE subset from a wall-clock start. */
+export const recurrenceSchema = z
+  .strictObject({
+    rrule: z
+      .string()
+      .max(500)
+      .superRefine((text, ctx) => {
+        const parsed = parseRRule(text);
+        if (parsed.ok) return;
+        // parseRRule quotes the rule back; the field name already says which one.
+        const prefix = `Invalid RRULE "${text}": `;
+        const why = parsed.message.startsWith(prefix)
+          ? parsed.message.slice(prefix.length)
+          : parsed.message;
+        ctx.addIssue({ code: "custom", message: `is not a supported RRULE: ${why}` });
+      })
+      .meta({
+        description:
+          "RFC 5545 RRULE subset: FREQ DAILY/WEEKLY/MONTHLY, INTERVAL, BYDAY, BYMONTHDAY, " +
+          "BYHOUR, BYMINUTE, COUNT, UNTIL.",
+        examples: ["FREQ=WEEKLY;BYDAY=FR;BYHOUR=17;BYMINUTE=0"],
+      }),
+    dtstart: localDateTime().meta({
+      description: "First occurrence, as a wall-clock time in the timer's timezone.",
+      examples: ["2026-11-27T17:00"],
+    }),
+    exdates: z
+      .array(localDateTime())
+      .max(1000)
+      .default(() => [])
+      .meta({ description: "Occurrences to skip, as wall-clock times in the timer's timezone." }),
+    ended_hold_seconds: seconds(0, 604_800).default(0).meta({
+      description:
+        "How long the ended state shows after an occurrence before counting to the next.",
+    }),
+  })
+  .meta({ description: "When a recurring timer's occurrences are." });
+
+const personalizationCommon = {
+  require_signature: z.boolean().default(false).meta({
+    description: "Accept only signed recipient URLs, so recipients cannot edit their deadline.",
+  }),
+  fallback_deadline_at: offsetDateTime().nullable().default(null).meta({
+    description: "Deadline when a URL has no valid value; null shows the ended state instead.",
+  }),
+  max_seconds: seconds(60, 94_867_200).default(MAX_DURATION_SECONDS).meta({
+    description: "A recipient deadline further away than this is clamped to it.",
+  }),
+};
+
+/**
+ * `personalization` of a personalized timer. `source` says what each recipient's
+ * URL carries: an absolute deadline, or a start to which `offset_seconds` is added.
+ */
+export const personalizationSchema = z
+  .discriminatedUnion("source", [
+    z.strictObject({
+      source: z.literal("deadline").meta({ description: "The URL carries the deadline." }),
+      ...personalizationCommon,
+    }),
+    z.strictObject({
+      source: z.literal("start").meta({ description: "The URL carries a start instant." }),
+      offset_seconds: seconds(1, MAX_DURATION_SECONDS).meta({
+        description: "Seconds from the recipient's start to their deadline.",
+      }),
+      ...personalizationCommon,
+    }),
+  ])
+  .meta({ description: "Where each recipient's deadline comes from." });
+
+function common() {
+  return {
+    name: nameField(),
+    timezone: timeZone().default(DEFAULT_TIMEZONE),
+    metadata: metadataField().default(() => ({})),
+    look: lookSchema.prefault({}),
+    ended: endedSchema.prefault({}),
+  };
+}
+
+/** A timer counting down to one instant. */
+export const fixedTimerSchema = z.strictObject({
+  type: z.literal("fixed"),
+  ...common(),
+  deadline_at: offsetDateTime().meta({
+    description: "The deadline, with Z or a numeric UTC offset; stored in UTC.",
+    examples: ["2026-11-27T09:00:00+01:00"],
+  }),
+});
+
+/** An evergreen timer: each viewer gets `duration_seconds` from their own start. */
+export const durationTimerSchema = z.strictObject({
+  type: z.literal("duration"),
+  ...common(),
+  duration_seconds: seconds(1, MAX_DURATION_SECONDS).meta({
+    description: "Length of every viewer's countdown (at most 366 days).",
+    examples: [86_400],
+  }),
+  not_after: offsetDateTime()
+    .optional()
+    .meta({ description: "No viewer's countdown runs past this instant." }),
+});
+
+/** A timer counting down to the next occurrence of a rule in an IANA time zone. */
+export const recurringTimerSchema = z.strictObject({
+  type: z.literal("recurring"),
+  ...common(),
+  // Wall-clock occurrences mean nothing without a zone, so no default here.
+  timezone: timeZone(),
+  recurrence: recurrenceSchema,
+});
+
+/** A timer whose deadline comes from each recipient's URL. */
+export const personalizedTimerSchema = z.strictObject({
+  type: z.literal("personalized"),
+  ...common(),
+  personalization: personalizationSchema,
+});
+
+/**
+ * The body of POST /timers: one strict object per `type`. Parsing applies
+ * defaults and normalizes instants to UTC, giving a {@link TimerDefinition}.
+ */
+export const timerCreateSchema = z.discriminatedUnion("type", [
+  fixedTimerSchema,
+  durationTimerSchema,
+  recurringTimerSchema,
+  personalizedTimerSchema,
+]);
+
+/** What a client sends to create a timer. */
+export type TimerCreateInput = z.input<typeof timerCreateSchema>;
+
+/** A validated timer definition: defaults applied, instants in UTC. */
+export type TimerDefinition = z.output<typeof timerCreateSchema>;
+
+/** The definition of a fixed timer. */
+export type FixedTimerDefinition = z.output<typeof fixedTimerSchema>;
+
+/** The definition of a duration timer. */
+export type DurationTimerDefinition = z.output<typeof durationTimerSchema>;
+
+/** The definition of a recurring timer. */
+export type RecurringTimerDefinition = z.output<typeof recurringTimerSchema>;
+
+/** The definition of a personalized timer. */
+export type PersonalizedTimerDefinition = z.output<typeof personalizedTimerSchema>;
+
+/** Each type's own schema, for callers that already know the type. */
+export const timerSchemas = {
+  fixed: fixedTimerSchema,
+  duration: durationTimerSchema,
+  recurring: recurringTimerSchema,
+  personalized: personalizedTimerSchema,
+} as const;

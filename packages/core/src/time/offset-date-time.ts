@@ -1,0 +1,53 @@
+import { daysFromCivil, daysInMonth } from "./_calendar";
+
+// RFC 3339 `date-time` with the ISO 8601 offset spellings people actually send
+// (+05:30, +0530, +05). The offset is mandatory: a wall-clock time without one
+// names no instant, and the specification makes that a validation_error.
+const OFFSET_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+
+const MAX_OFFSET_MINUTES = 18 * 60;
+
+/**
+ * Epoch milliseconds of an ISO 8601 / RFC 3339 date-time that carries `Z` or a
+ * numeric offset, or `null` when the text is malformed, names an impossible date
+ * or time, or has no offset. Digits beyond milliseconds are truncated.
+ * @example parseOffsetDateTime("2026-11-22T11:00:00+01:00") // 1_795_341_600_000
+ */
+export function parseOffsetDateTime(text: string): number | null {
+  const m = OFFSET_DATE_TIME.exec(text);
+  if (!m) return null;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  // Leap seconds (:60) are refused: epoch milliseconds cannot represent them.
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const millis = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, "0"));
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+
+  let offsetMinutes = 0;
+  if (m[8] === undefined) {
+    const offHours = Number(m[10]);
+    const offMinutes = m[11] === undefined ? 0 : Number(m[11]);
+    if (offMinutes > 59) return null;
+    offsetMinutes = (offHours * 60 + offMinutes) * (m[9] === "-" ? -1 : 1);
+    if (Math.abs(offsetMinutes) > MAX_OFFSET_MINUTES) return null;
+  }
+
+  const days = daysFromCivil(year, month, day);
+  const localMs = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis;
+  return localMs - offsetMinutes * 60_000;
+}
+
+/**
+ * ISO 8601 UTC text with milliseconds, the one form the API writes instants in.
+ * Throws a RangeError for a non-finite or out-of-range value.
+ * @example formatInstant(1_795_341_600_000) // "2026-11-22T10:00:00.000Z"
+ */
+export function formatInstant(ms: number): string {
+  // toISOString is UTC by definition, so the host time zone cannot leak in.
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,194 @@
+import { formatParts, labelLanguage, splitRemaining, TIME_UNITS, unitLabel } from "@tminus/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+const D1_H2_M3_S4 = 93_784;
+
+describe("splitRemaining", () => {
+  it("splits into all units by default", () => {
+    expect(splitRemaining(D1_H2_M3_S4)).toEqual([
+      { unit: "days", value: 1 },
+      { unit: "hours", value: 2 },
+      { unit: "minutes", value: 3 },
+      { unit: "seconds", value: 4 },
+    ]);
+  });
+
+  it("accumulates above the largest unit", () => {
+    expect(splitRemaining(D1_H2_M3_S4, { largestUnit: "hours" })).toEqual([
+      { unit: "hours", value: 26 },
+      { unit: "minutes", value: 3 },
+      { unit: "seconds", value: 4 },
+    ]);
+  });
+
+  it("carries hidden units down and rounds the smallest shown unit up", () => {
+    expect(splitRemaining(D1_H2_M3_S4, { units: ["days", "minutes"] })).toEqual([
+      { unit: "days", value: 1 },
+      { unit: "minutes", value: 124 },
+    ]);
+    expect(splitRemaining(59, { units: ["hours", "minutes"] })).toEqual([
+      { unit: "hours", value: 0 },
+      { unit: "minutes", value: 1 },
+    ]);
+    expect(splitRemaining(0, { units: ["minutes"] })).toEqual([{ unit: "minutes", value: 0 }]);
+  });
+
+  it("ignores units above the largest unit and orders the rest", () => {
+    expect(
+      splitRemaining(3_600, { largestUnit: "minutes", units: ["seconds", "days", "minutes"] }),
+    ).toEqual([
+      { unit: "minutes", value: 60 },
+      { unit: "seconds", value: 0 },
+    ]);
+  });
+
+  it("always adds up to at least the remaining time, and less than one smallest unit more", () => {
+    const sizes = { days: 86_400, hours: 3_600, minutes: 60, seconds: 1 } as const;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100_000_000 }),
+        fc.uniqueArray(fc.constantFrom(...TIME_UNITS), { minLength: 1 }),
+        (total, units) => {
+          const parts = splitRemaining(total, { units });
+          const sum = parts.reduce((acc, p) => acc + p.value * sizes[p.unit], 0);
+          const smallest = sizes[parts[parts.length - 1]!.unit];
+          expect(sum).toBeGreaterThanOrEqual(total);
+          expect(sum - total).toBeLessThan(smallest);
+          expect(sum === 0).toBe(total === 0);
+        },
+      ),
+    );
+  });
+});
+
+describe("formatParts", () => {
+  const parts = splitRemaining(D1_H2_M3_S4);
+
+  it("pads everything but days when asked", () => {
+    expect(formatParts(parts, { pad: true }).map((p) => p.text)).toEqual(["1", "02", "03", "04"]);
+    expect(formatParts(parts, { pad: false }).map((p) => p.text)).toEqual(["1", "2", "3", "4"]);
+  });
+
+  it("never truncates a large leading unit", () => {
+    const hours = splitRemaining(500 * 3600, { largestUnit: "hours" });
+    expect(formatParts(hours, { pad: true })[0]).toEqual({
+      unit: "hours",
+      value: 500,
+      text: "500",
+    });
+  });
+});
+
+describe("unitLabel", () => {
+  const forms = (locale: string, unit: (typeof TIME_UNITS)[number], counts: number[]) =>
+    counts.map((n) => unitLabel(unit, n, locale));
+
+  it("uses one and other in English", () => {
+    expect(forms("en", "days", [0, 1, 2])).toEqual(["days", "day", "days"]);
+    expect(forms("en-GB", "seconds", [1, 5])).toEqual(["second", "seconds"]);
+  });
+
+  it("uses Polish one, few and many", () => {
+    expect(forms("pl", "days", [1, 2, 5, 22, 25])).toEqual(["dzień", "dni", "dni", "dni", "dni"]);
+    expect(forms("pl", "hours", [1, 2, 5, 12, 22])).toEqual([
+      "godzina",
+      "godziny",
+      "godzin",
+      "godzin",
+      "godziny",
+    ]);
+  });
+
+  it("uses Russian and Ukrainian one, few and many, including 21 and 11", () => {
+    expect(forms("ru", "days", [1, 2, 5, 11, 21, 22])).toEqual([
+      "день",
+      "дня",
+      "дней",
+      "дней",
+      "день",
+      "дня",
+    ]);
+    expect(forms("ru", "minutes", [1, 3, 7])).toEqual(["минута", "минуты", "минут"]);
+    expect(forms("uk", "hours", [1, 2, 5])).toEqual(["година", "години", "годин"]);
+  });
+
+  it("uses Czech one, few and other", () => {
+    expect(forms("cs", "days", [1, 2, 5])).toEqual(["den", "dny", "dní"]);
+  });
+
+  it("uses all six Arabic categories", () => {
+    expect(forms("ar", "days", [0, 1, 2, 3, 11, 100])).toEqual([
+      "يوم",
+      "يوم",
+      "يومان",
+      "أيام",
+      "يومًا",
+      "يوم",
+    ]);
+  });
+
+  it("keeps the numeral-free words for languages without plural inflection", () => {
+    expect(forms("ja", "hours", [1, 5])).toEqual(["時間", "時間"]);
+    expect(forms("tr", "days", [1, 5])).toEqual(["gün", "gün"]);
+    expect(forms("fi", "minutes", [1, 5])).toEqual(["minuutti", "minuuttia"]);
+  });
+
+  it("uses the region's plural rules with the language's words", () => {
+    // Brazilian Portuguese treats 0 as singular, European Portuguese does not.
+    expect(unitLabel("days", 0, "pt-BR")).toBe("dia");
+    expect(unitLabel("days", 0, "pt-PT")).toBe("dias");
+    expect(unitLabel("days", 0, "fr")).toBe("jour");
+  });
+
+  it("picks Traditional Chinese by script and falls back to the base language, then English", () => {
+    expect(unitLabel("minutes", 5, "zh-TW")).toBe("分鐘");
+    expect(unitLabel("minutes", 5, "zh-CN")).toBe("分钟");
+    expect(unitLabel("hours", 2, "de-CH")).toBe("Stunden");
+    expect(unitLabel("hours", 2, "no")).toBe("timer");
+    expect(labelLanguage("sw")).toBe("en");
+    expect(unitLabel("hours", 2, "sw")).toBe("hours");
+    expect(unitLabel("hours", 1, "not a locale!")).toBe("hour");
+  });
+
+  it("lets overrides replace the word for every count", () => {
+    expect(unitLabel("days", 1, "de", { days: "T" })).toBe("T");
+    expect(unitLabel("days", 5, "de", { days: "T" })).toBe("T");
+    expect(unitLabel("hours", 5, "de", { days: "T" })).toBe("Stunden");
+  });
+
+  it("has its own words for at least the 22 required languages", () => {
+    const languages = [
+      "en",
+      "de",
+      "fr",
+      "es",
+      "it",
+      "pt",
+      "nl",
+      "sv",
+      "da",
+      "nb",
+      "fi",
+      "pl",
+      "cs",
+    ];
+    languages.push(
+      "ru",
+      "uk",
+      "tr",
+      "ja",
+      "zh",
+      "ko",
+      "ar",
+      "he",
+      "hi",
+      "id",
+      "vi",
+      "th",
+      "hu",
+      "el",
+    );
+    for (const language of languages) expect(labelLanguage(language)).toBe(language);
+  });
+});
