@@ -1,1 +1,2 @@
-export {};
+export { CliError, DEFAULT_DB, loadConfig, openStore } from "./options";
+export { type RunningServer, type StartServerOptions, startServer } from "./server";

@@ -1,1 +1,25 @@
-export {};
+export {
+  type Admin,
+  AdminError,
+  type AdminOptions,
+  type ApiKeyView,
+  createAdmin,
+  type IssuedApiKey,
+} from "./admin";
+export { generateApiKey, hashApiKey, KEY_PREFIX } from "./api-key-format";
+export {
+  ConfigError,
+  DEFAULT_CONFIG,
+  limitsFor,
+  type PlanLimits,
+  resolveConfig,
+  type TminusConfig,
+  type TminusConfigInput,
+} from "./config";
+export { type BillingCycle, cycleAt } from "./cycle";
+export { ApiError, ERROR_STATUS, type ErrorCode } from "./errors";
+export type { ApiRequest, ApiResponse } from "./exchange";
+export { createHandler, type TminusHandler } from "./fetch";
+export { API_PREFIX, type HandlerOptions } from "./handler";
+export { createNodeListener, type NodeListener } from "./node";
+export { SCOPES, type Scope } from "./scopes";

@@ -1,4 +1,5 @@
 import type { Store } from "../types";
+import { groupCommit } from "./_group-commit";
 import { createAccountQueries } from "./accounts";
 import { createApiKeyQueries } from "./api-keys";
 import { applyPragmas, openDatabase, type SqliteDatabase } from "./database";
@@ -33,16 +34,18 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
     applyPragmas(db);
     if (options.migrate ?? true) migrate(db);
     else assertMigrated(db);
+    const write = groupCommit(db);
     return {
       kind: "sqlite",
       ...createAccountQueries(db),
       ...createApiKeyQueries(db),
-      ...createMeteringQueries(db),
-      ...createTimerQueries(db),
-      ...createRequestLogQueries(db),
+      ...createMeteringQueries(db, write),
+      ...createTimerQueries(db, write),
+      ...createRequestLogQueries(db, write),
       ...createHousekeepingQueries(db),
       async close() {
-        // A handle the caller passed in is the caller's to close.
+        // Commit queued writes first; a handle the caller passed in is the caller's to close.
+        write.drain();
         if (owned) db.close();
       },
     };

@@ -1,5 +1,6 @@
 import type { CreateTimerInput, CreateTimerOutcome, Store, TimerRecord, TimerSort } from "../types";
 import { mapConstraintError } from "./_errors";
+import type { GroupWrite } from "./_group-commit";
 import { type ResponseRow, TIMER_COLUMNS, type TimerRow, toStoredResponse, toTimer } from "./_rows";
 import { statementCache } from "./_statement-cache";
 import { usageIncrement, usageRead } from "./_usage";
@@ -15,7 +16,7 @@ const SORT_COLUMNS: Record<TimerSort["field"], string> = {
 };
 
 /** Prepares the timer statements and returns the timer methods. */
-export function createTimerQueries(db: SqliteDatabase): TimerQueries {
+export function createTimerQueries(db: SqliteDatabase, write: GroupWrite): TimerQueries {
   const findIdempotency = db.prepare(
     `SELECT fingerprint, expires_at, response_status, response_headers, response_body
      FROM idempotency_keys WHERE account_id = ? AND environment = ? AND key = ?`,
@@ -46,7 +47,8 @@ export function createTimerQueries(db: SqliteDatabase): TimerQueries {
   );
   const listStatement = statementCache(db);
 
-  const createTx = db.transaction((input: CreateTimerInput): CreateTimerOutcome => {
+  // Runs inside a group-commit transaction (see _group-commit.ts).
+  const createTx = (input: CreateTimerInput): CreateTimerOutcome => {
     const { timer, allowance, idempotency, now } = input;
     const scope = [timer.account_id, timer.environment] as const;
     // (a) A live record answers first, even when the allowance is spent since.
@@ -96,12 +98,12 @@ export function createTimerQueries(db: SqliteDatabase): TimerQueries {
       );
     }
     return { kind: "created", timer: created, response };
-  });
+  };
 
   return {
     async createTimer(input) {
       try {
-        return createTx.immediate(input);
+        return await write(() => createTx(input));
       } catch (error) {
         throw mapConstraintError(error, `timer ${input.timer.id}`);
       }

@@ -1,0 +1,52 @@
+import { AdminError, createAdmin } from "@tminus/http";
+import type { Command } from "commander";
+import { CliError, loadConfig, openStore } from "../options";
+
+/** `tminus accounts list|create|suspend|activate`. */
+export function registerAccounts(program: Command): void {
+  const accounts = program
+    .command("accounts")
+    .description("list, create, suspend, reactivate accounts");
+  const run = (
+    name: string,
+    description: string,
+    action: (
+      admin: ReturnType<typeof createAdmin>,
+      arg: string | undefined,
+      opts: Record<string, string>,
+    ) => Promise<unknown>,
+    withArg = true,
+  ) => {
+    const cmd = accounts
+      .command(withArg ? `${name} <name>` : name)
+      .description(description)
+      .option("--db <file>", "SQLite database file (env TMINUS_DB)")
+      .option("--config <file>", "JSON config file")
+      .option("--json", "print JSON");
+    if (name === "create") cmd.option("--plan <plan>", "plan (starter, growth, ...)");
+    cmd.action(async (...args: unknown[]) => {
+      const arg = withArg ? (args[0] as string) : undefined;
+      const opts = (withArg ? args[1] : args[0]) as Record<string, string>;
+      const { store } = openStore(opts.db);
+      try {
+        const result = await action(
+          createAdmin({ store, config: loadConfig(opts.config) }),
+          arg,
+          opts,
+        );
+        process.stdout.write(`${JSON.stringify(result, null, opts.json ? undefined : 2)}\n`);
+      } catch (err) {
+        if (err instanceof AdminError) throw new CliError(err.message);
+        throw err;
+      } finally {
+        await store.close();
+      }
+    });
+  };
+  run("list", "list accounts", (admin) => admin.listAccounts(), false);
+  run("create", "create an account", (admin, name, opts) => admin.ensureAccount(name!, opts.plan));
+  run("suspend", "suspend an account: its keys answer 403 suspended", (admin, name) =>
+    admin.suspendAccount(name!),
+  );
+  run("activate", "reactivate a suspended account", (admin, name) => admin.activateAccount(name!));
+}

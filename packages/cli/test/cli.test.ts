@@ -1,0 +1,279 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The built binary, exactly what `pnpm tminus` and `npx tminus` run.
+const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const run = promisify(execFile);
+
+let dir = "";
+const servers: ChildProcess[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "tminus-cli-"));
+});
+afterAll(async () => {
+  for (const child of servers) {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function tminus(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** Starts `tminus serve` and resolves with everything it printed up to "listening". */
+function serve(args: string[]): Promise<{ child: ChildProcess; output: string; url: string }> {
+  const child = spawn(process.execPath, [cli, "serve", "--port", "0", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  servers.push(child);
+  return new Promise((resolve, reject) => {
+    let output = "";
+    child.stdout!.on("data", (chunk) => {
+      output += chunk;
+      const m = /listening on (http:\/\/\S+)/.exec(output);
+      if (m) resolve({ child, output, url: m[1]! });
+    });
+    child.stderr!.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+}
+
+async function stop(child: ChildProcess) {
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+describe("tminus serve", () => {
+  it("first start creates a default account, prints both secrets once and a curl line that works", async () => {
+    const db = join(dir, "first.db");
+    const first = await serve(["--db", db]);
+    const sandbox = /sandbox\s+(svc_test_\w+)/.exec(first.output)?.[1];
+    const production = /production\s+(svc_live_\w+)/.exec(first.output)?.[1];
+    expect(sandbox).toBeDefined();
+    expect(production).toBeDefined();
+    const curl = /^\s*(curl .+)$/m.exec(first.output)?.[1];
+    expect(curl).toContain(first.url);
+    // Run the printed line as a user would paste it.
+    const { stdout } = await promisify(execFile)("sh", [
+      "-c",
+      `${curl} -s -o /dev/null -w '%{http_code}'`,
+    ]);
+    expect(stdout).toBe("200");
+    const res = await fetch(`${first.url}/api/v1/usage`, {
+      headers: { authorization: `Bearer ${production}` },
+    });
+    expect((await res.json()).data.environment).toBe("production");
+    await stop(first.child);
+
+    // Second start on the same file: no new keys, no secrets printed, old keys still valid.
+    const second = await serve(["--db", db]);
+    expect(second.output).not.toContain("svc_test_");
+    const again = await fetch(`${second.url}/api/v1/usage`, {
+      headers: { authorization: `Bearer ${sandbox}` },
+    });
+    expect(again.status).toBe(200);
+    await stop(second.child);
+  });
+
+  it("rejects a bad --port and a bad config with one clear line", async () => {
+    const bad = await tminus(["serve", "--port", "99999", "--db", join(dir, "x.db")]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^tminus: --port/);
+    const cfg = join(dir, "bad.json");
+    writeFileSync(cfg, JSON.stringify({ plans: { starter: { requests_per_hour: 5 } } }));
+    const badCfg = await tminus(["keys", "list", "--config", cfg, "--db", join(dir, "x.db")]);
+    expect(badCfg.code).toBe(1);
+    expect(badCfg.stderr).toContain("requests_per_hour");
+    expect(badCfg.stderr).not.toContain("    at ");
+  });
+});
+
+describe("tminus keys and accounts", () => {
+  it("keys create --json prints id, prefix, environment, account and secret; list never shows secrets", async () => {
+    const db = join(dir, "keys.db");
+    const made = await tminus([
+      "keys",
+      "create",
+      "--env",
+      "production",
+      "--account",
+      "acme",
+      "--db",
+      db,
+      "--json",
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const key = JSON.parse(made.stdout);
+    expect(key).toMatchObject({ environment: "production", account: "acme" });
+    expect(key.secret).toMatch(/^svc_live_/);
+    expect(key.secret.startsWith(key.prefix)).toBe(true);
+    expect(typeof key.id).toBe("string");
+    const list = await tminus(["keys", "list", "--db", db, "--json"]);
+    expect(list.stdout).not.toContain(key.secret);
+    expect(JSON.parse(list.stdout)[0]).toMatchObject({ id: key.id, prefix: key.prefix });
+    const table = await tminus(["keys", "list", "--db", db]);
+    expect(table.stdout).toContain(key.prefix);
+  });
+
+  it("honours the plan's key limits (sandbox 1; starter 3; growth 10) and the config overrides", async () => {
+    const db = join(dir, "limits.db");
+    expect(
+      (await tminus(["keys", "create", "--env", "sandbox", "--account", "a", "--db", db])).code,
+    ).toBe(0);
+    const second = await tminus([
+      "keys",
+      "create",
+      "--env",
+      "sandbox",
+      "--account",
+      "a",
+      "--db",
+      db,
+    ]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/limit/);
+    for (let i = 0; i < 3; i++) {
+      expect(
+        (await tminus(["keys", "create", "--env", "production", "--account", "a", "--db", db]))
+          .code,
+      ).toBe(0);
+    }
+    expect(
+      (await tminus(["keys", "create", "--env", "production", "--account", "a", "--db", db])).code,
+    ).toBe(1);
+    // Moving to growth raises the limit to 10.
+    expect(
+      (
+        await tminus([
+          "keys",
+          "create",
+          "--env",
+          "production",
+          "--account",
+          "a",
+          "--plan",
+          "growth",
+          "--db",
+          db,
+        ])
+      ).code,
+    ).toBe(0);
+    const cfg = join(dir, "two-sandbox.json");
+    writeFileSync(cfg, JSON.stringify({ sandbox: { max_keys: 2 } }));
+    expect(
+      (
+        await tminus([
+          "keys",
+          "create",
+          "--env",
+          "sandbox",
+          "--account",
+          "a",
+          "--db",
+          db,
+          "--config",
+          cfg,
+        ])
+      ).code,
+    ).toBe(0);
+  });
+
+  it("revoke by prefix stops the key on its next request; suspend answers 403 suspended", async () => {
+    const db = join(dir, "revoke.db");
+    const { child, url } = await serve(["--db", db]);
+    const key = JSON.parse(
+      (
+        await tminus([
+          "keys",
+          "create",
+          "--env",
+          "production",
+          "--account",
+          "shop",
+          "--db",
+          db,
+          "--json",
+        ])
+      ).stdout,
+    );
+    const call = () =>
+      fetch(`${url}/api/v1/usage`, { headers: { authorization: `Bearer ${key.secret}` } });
+    expect((await call()).status).toBe(200);
+    expect((await tminus(["accounts", "suspend", "shop", "--db", db])).code).toBe(0);
+    const suspended = await call();
+    expect(suspended.status).toBe(403);
+    expect((await suspended.json()).error.code).toBe("suspended");
+    expect((await tminus(["accounts", "activate", "shop", "--db", db])).code).toBe(0);
+    expect((await call()).status).toBe(200);
+    const revoked = await tminus(["keys", "revoke", key.prefix, "--db", db]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    const after = await call();
+    expect(after.status).toBe(401);
+    expect((await after.json()).error.code).toBe("invalid_api_key");
+    const unknown = await tminus(["keys", "revoke", "svc_live_nothing", "--db", db]);
+    expect(unknown.code).toBe(1);
+    await stop(child);
+  });
+
+  it("a scoped key gets 403 forbidden outside its scopes", async () => {
+    const db = join(dir, "scopes.db");
+    const { child, url } = await serve(["--db", db]);
+    const key = JSON.parse(
+      (
+        await tminus([
+          "keys",
+          "create",
+          "--env",
+          "production",
+          "--account",
+          "ro",
+          "--scope",
+          "usage:read",
+          "--db",
+          db,
+          "--json",
+        ])
+      ).stdout,
+    );
+    expect(key.scopes).toEqual(["usage:read"]);
+    const headers = { authorization: `Bearer ${key.secret}` };
+    expect((await fetch(`${url}/api/v1/usage`, { headers })).status).toBe(200);
+    const res = await fetch(`${url}/api/v1/timers`, { headers });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error.code).toBe("forbidden");
+    const bad = await tminus([
+      "keys",
+      "create",
+      "--env",
+      "production",
+      "--account",
+      "ro",
+      "--scope",
+      "everything",
+      "--db",
+      db,
+    ]);
+    expect(bad.code).toBe(1);
+    await stop(child);
+  });
+});

@@ -1,0 +1,217 @@
+import { randomUUID } from "node:crypto";
+import {
+  type Account,
+  type ApiKeyRecord,
+  type Environment,
+  type Store,
+  StoreError,
+} from "@tminus/store";
+import { generateApiKey } from "./api-key-format";
+import { limitsFor, resolveConfig, type TminusConfig, type TminusConfigInput } from "./config";
+import { parseScopes } from "./scopes";
+
+/** A key as shown to its owner: everything but the hash. */
+export interface ApiKeyView {
+  id: string;
+  prefix: string;
+  environment: Environment;
+  account: string;
+  scopes: string[];
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** A newly issued key: the only time the secret is visible. */
+export interface IssuedApiKey extends ApiKeyView {
+  secret: string;
+}
+
+/** Options of `createAdmin`. */
+export interface AdminOptions {
+  store: Store;
+  config?: TminusConfig | TminusConfigInput;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+/** Expected failures of admin operations (unknown account, key limit reached...). */
+export class AdminError extends Error {
+  readonly code: "not_found" | "limit_reached" | "invalid";
+  constructor(code: AdminError["code"], message: string) {
+    super(message);
+    this.name = "AdminError";
+    this.code = code;
+  }
+}
+
+function isResolved(c: TminusConfig | TminusConfigInput | undefined): c is TminusConfig {
+  return !!c && typeof (c as TminusConfig).base_url === "string" && "max_body_bytes" in c;
+}
+
+function viewKey(key: ApiKeyRecord, account: Account): ApiKeyView {
+  return {
+    id: key.id,
+    prefix: key.prefix,
+    environment: key.environment,
+    account: account.name,
+    scopes: key.scopes,
+    created_at: new Date(key.created_at).toISOString(),
+    revoked_at: key.revoked_at === null ? null : new Date(key.revoked_at).toISOString(),
+  };
+}
+
+/**
+ * The operator's library API for accounts and keys (the specification puts key issuance in a
+ * dashboard, outside /api/v1). The CLI's `keys` and `accounts` commands call this.
+ * @example
+ * const admin = createAdmin({ store });
+ * const key = await admin.issueKey({ account: "acme", environment: "sandbox" });
+ * console.log(key.secret); // shown once
+ */
+export function createAdmin(options: AdminOptions) {
+  const { store } = options;
+  const config = isResolved(options.config) ? options.config : resolveConfig(options.config);
+  const now = options.now ?? Date.now;
+
+  async function requireAccount(name: string): Promise<Account> {
+    const account = await store.findAccountByName(name);
+    if (!account) throw new AdminError("not_found", `no account named "${name}"`);
+    return account;
+  }
+
+  async function ensureAccount(name: string, plan?: string): Promise<Account> {
+    const found = await store.findAccountByName(name);
+    if (found) {
+      if (plan && plan !== found.plan) {
+        checkPlan(plan);
+        return (await store.setAccountPlan(found.id, plan)) ?? found;
+      }
+      return found;
+    }
+    const chosen = plan ?? config.default_plan;
+    checkPlan(chosen);
+    try {
+      return await store.createAccount({ id: randomUUID(), name, plan: chosen, now: now() });
+    } catch (err) {
+      // Another process created it between our read and write: use theirs.
+      if (err instanceof StoreError && err.code === "conflict") return requireAccount(name);
+      throw err;
+    }
+  }
+
+  function checkPlan(plan: string): void {
+    if (!config.plans[plan]) {
+      throw new AdminError(
+        "invalid",
+        `unknown plan "${plan}" (plans: ${Object.keys(config.plans).join(", ")})`,
+      );
+    }
+  }
+
+  return {
+    config,
+
+    /** Creates the account if it does not exist (with `plan`), or returns it. */
+    ensureAccount,
+
+    /** All accounts. */
+    listAccounts: () => store.listAccounts(),
+
+    /**
+     * Issues a key for an account (created on first use) within the plan's key limit.
+     * Throws `AdminError` `limit_reached` when the environment already has the maximum.
+     */
+    async issueKey(input: {
+      account: string;
+      environment: Environment;
+      plan?: string;
+      scopes?: string[];
+    }): Promise<IssuedApiKey> {
+      let scopes: string[];
+      try {
+        scopes = parseScopes(input.scopes);
+      } catch (err) {
+        throw new AdminError("invalid", (err as Error).message);
+      }
+      const account = await ensureAccount(input.account, input.plan);
+      const limits = limitsFor(config, account.plan, input.environment);
+      const generated = generateApiKey(input.environment);
+      try {
+        const record = await store.createApiKey({
+          id: randomUUID(),
+          account_id: account.id,
+          environment: input.environment,
+          prefix: generated.prefix,
+          hash: generated.hash,
+          scopes,
+          max_active_keys: limits.max_keys,
+          now: now(),
+        });
+        return { ...viewKey(record, account), secret: generated.secret };
+      } catch (err) {
+        if (err instanceof StoreError && err.code === "limit_reached") {
+          throw new AdminError(
+            "limit_reached",
+            `account "${account.name}" already has ${limits.max_keys} live ${input.environment} key(s), the limit of its plan (${input.environment === "sandbox" ? "sandbox" : account.plan}); revoke one first`,
+          );
+        }
+        throw err;
+      }
+    },
+
+    /** Keys (live and revoked) of one account, or of every account. */
+    async listKeys(
+      input: { account?: string; environment?: Environment } = {},
+    ): Promise<ApiKeyView[]> {
+      const accounts = input.account
+        ? [await requireAccount(input.account)]
+        : await store.listAccounts();
+      const out: ApiKeyView[] = [];
+      for (const account of accounts) {
+        for (const key of await store.listApiKeys(account.id, input.environment)) {
+          out.push(viewKey(key, account));
+        }
+      }
+      return out;
+    },
+
+    /** Revokes a key by id or prefix; it stops working on the next request. */
+    async revokeKey(idOrPrefix: string, input: { account?: string } = {}): Promise<ApiKeyView> {
+      const account = input.account ? await requireAccount(input.account) : undefined;
+      const revoked = await store.revokeApiKey({
+        id_or_prefix: idOrPrefix,
+        account_id: account?.id,
+        now: now(),
+      });
+      if (!revoked) throw new AdminError("not_found", `no live key "${idOrPrefix}"`);
+      const owner = account ?? (await store.getAccount(revoked.account_id));
+      return viewKey(revoked, owner!);
+    },
+
+    /** Suspends an account: every request with its keys answers `403 suspended`. */
+    async suspendAccount(name: string): Promise<Account> {
+      const account = await requireAccount(name);
+      return (await store.setAccountStatus(account.id, "suspended"))!;
+    },
+
+    /** Reactivates a suspended account. */
+    async activateAccount(name: string): Promise<Account> {
+      const account = await requireAccount(name);
+      return (await store.setAccountStatus(account.id, "active"))!;
+    },
+
+    /**
+     * First start: when the store has no account, creates `default` with one sandbox and one
+     * production key and returns them (secrets included); otherwise returns null.
+     */
+    async bootstrap(name = "default"): Promise<IssuedApiKey[] | null> {
+      if ((await store.listAccounts()).length > 0) return null;
+      const sandbox = await this.issueKey({ account: name, environment: "sandbox" });
+      const production = await this.issueKey({ account: name, environment: "production" });
+      return [sandbox, production];
+    },
+  };
+}
+
+/** The admin API returned by `createAdmin`. */
+export type Admin = ReturnType<typeof createAdmin>;

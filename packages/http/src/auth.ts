@@ -1,0 +1,51 @@
+import type { Account, ApiKeyRecord, Store } from "@tminus/store";
+import { digestsEqual, hashApiKey, hasValidChecksum } from "./api-key-format";
+import { ApiError } from "./errors";
+
+/** Who is calling: the key, its account and environment. */
+export interface AuthContext {
+  key: ApiKeyRecord;
+  account: Account;
+}
+
+// Exactly "Bearer", one space, then a token without spaces (Authentication rule 1).
+const BEARER = /^Bearer ([^\s]+)$/;
+
+/**
+ * Authenticates a request from its Authorization header alone (no query parameter, cookie or
+ * signature authenticates). Order of failures follows the specification's table.
+ */
+export async function authenticate(store: Store, header: string | null): Promise<AuthContext> {
+  if (header === null || header === "") {
+    throw new ApiError(
+      "unauthorized",
+      "Authorization header is missing; send Authorization: Bearer <API_KEY>",
+    );
+  }
+  const match = BEARER.exec(header);
+  if (!match) {
+    throw new ApiError(
+      "unauthorized",
+      "Authorization header is malformed; the form is Authorization: Bearer <API_KEY> with one space",
+    );
+  }
+  const secret = match[1]!;
+  // A checksum failure is a typo or a forged key: reject it without touching the store.
+  if (!hasValidChecksum(secret)) throw invalidKey();
+  const hash = hashApiKey(secret);
+  const found = await store.findApiKeyByHash(hash);
+  // The index finds the row; the constant-time check makes the final comparison independent
+  // of where two digests first differ.
+  if (!found || !digestsEqual(found.key.hash, hash)) throw invalidKey();
+  if (found.account.status !== "active") {
+    throw new ApiError(
+      "suspended",
+      "the account is suspended; its keys are valid but no request is served until it is reactivated",
+    );
+  }
+  return found;
+}
+
+function invalidKey(): ApiError {
+  return new ApiError("invalid_api_key", "the API key does not exist or was revoked");
+}

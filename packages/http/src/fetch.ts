@@ -1,0 +1,48 @@
+import { type ApiRequest, type ApiResponse, BodyTooLargeError, readLimited } from "./exchange";
+import { createDispatch, type Dispatch, type HandlerOptions } from "./handler";
+
+/** The dispatcher behind a handler, used by the Node adapter to skip Fetch objects. */
+export const DISPATCH = Symbol.for("tminus.dispatch");
+
+/** A Fetch-API handler: mount it in anything that speaks `Request`/`Response`. */
+export interface TminusHandler {
+  (request: Request): Promise<Response>;
+  /** Flushes pending request-log entries; call on shutdown. */
+  close(): Promise<void>;
+  readonly [DISPATCH]: Dispatch;
+}
+
+/**
+ * Creates the `/api/v1` handler: `(request: Request) => Promise<Response>`, framework-agnostic
+ * (Web standard Fetch API). Mount it in Next.js route handlers, Hono, Bun, Deno, or Node via
+ * `createNodeListener`.
+ * @example
+ * const handler = createHandler({ store: sqliteStore({ path: "tminus.db" }) });
+ * const res = await handler(new Request("http://x/api/v1/usage", { headers: { authorization } }));
+ */
+export function createHandler(options: HandlerOptions): TminusHandler {
+  const dispatch = createDispatch(options);
+  const handler = async (request: Request): Promise<Response> =>
+    toFetchResponse(await dispatch(fromFetchRequest(request)));
+  return Object.assign(handler, { close: dispatch.close, [DISPATCH]: dispatch as Dispatch });
+}
+
+function fromFetchRequest(request: Request): ApiRequest {
+  const url = new URL(request.url);
+  return {
+    method: request.method.toUpperCase(),
+    path: url.pathname,
+    query: url.searchParams,
+    header: (name) => request.headers.get(name),
+    async text(maxBytes) {
+      const declared = Number(request.headers.get("content-length") ?? "0");
+      if (declared > maxBytes) throw new BodyTooLargeError(maxBytes);
+      if (!request.body) return "";
+      return readLimited(request.body as unknown as AsyncIterable<Uint8Array>, maxBytes);
+    },
+  };
+}
+
+function toFetchResponse(res: ApiResponse): Response {
+  return new Response(res.body, { status: res.status, headers: res.headers });
+}

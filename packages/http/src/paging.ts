@@ -1,0 +1,59 @@
+import { validationError } from "./errors";
+
+/** Limits of the specification's paging section. */
+export const PAGE_LIMIT_DEFAULT = 25;
+export const PAGE_LIMIT_MAX = 100;
+
+/** `limit` and `cursor` of a list request, validated. */
+export interface PageParams {
+  limit: number;
+  cursor: string | null;
+}
+
+/**
+ * Reads the query of a list endpoint: rejects parameters the endpoint does not know (a typo in
+ * a filter must not silently widen the list) and `limit` outside 1..100 (rejected, not clamped).
+ */
+export function readListQuery(
+  query: URLSearchParams,
+  allowed: readonly string[],
+): PageParams & { filters: Record<string, string> } {
+  const filters: Record<string, string> = {};
+  const seen = new Set<string>();
+  for (const [name, value] of query) {
+    if (seen.has(name)) throw validationError(name, `${name} may be given only once`);
+    seen.add(name);
+    if (name === "limit" || name === "cursor") continue;
+    if (!allowed.includes(name)) {
+      const known = ["limit", "cursor", ...allowed].join(", ");
+      throw validationError(name, `${name} is not a parameter of this list (known: ${known})`);
+    }
+    filters[name] = value;
+  }
+  return {
+    limit: parseLimit(query.get("limit")),
+    cursor: readCursor(query.get("cursor")),
+    filters,
+  };
+}
+
+function parseLimit(raw: string | null): number {
+  if (raw === null) return PAGE_LIMIT_DEFAULT;
+  if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > PAGE_LIMIT_MAX) {
+    throw validationError("limit", `limit must be an integer from 1 to ${PAGE_LIMIT_MAX}`);
+  }
+  return Number(raw);
+}
+
+function readCursor(raw: string | null): string | null {
+  if (raw === null) return null;
+  if (raw === "")
+    throw validationError("cursor", "cursor must not be empty; omit it for the first page");
+  return raw;
+}
+
+/** The `page` object of a list response. */
+export interface PageInfo {
+  has_more: boolean;
+  next_cursor: string | null;
+}

@@ -1,0 +1,77 @@
+import type { Scope } from "./scopes";
+
+/** A route handler: receives the matched context, returns a result or throws `ApiError`. */
+export type RouteHandler<C> = (ctx: C) => Promise<RouteResult>;
+
+/** What a route returns; the handler wraps `data` in the envelope. */
+export type RouteResult =
+  | { status?: number; data: unknown; headers?: Record<string, string> }
+  | { status?: number; list: unknown[]; page: { has_more: boolean; next_cursor: string | null } }
+  | { raw: { status: number; headers: Record<string, string>; body: string } };
+
+/** One entry of the route table. */
+export interface Route<C> {
+  method: string;
+  /** Template under /api/v1, e.g. `/timers/{timer_id}/status`. */
+  path: string;
+  scope: Scope;
+  handle: RouteHandler<C>;
+}
+
+/** A matched route with its path parameters. */
+export interface RouteMatch<C> {
+  route: Route<C>;
+  params: Record<string, string>;
+  /** The full template, e.g. `/api/v1/timers/{timer_id}`, for the request log. */
+  template: string;
+}
+
+interface Compiled<C> {
+  route: Route<C>;
+  segments: string[];
+}
+
+/**
+ * A segment-by-segment matcher. The table is small (tens of routes), so a linear scan over
+ * pre-split templates is faster than anything cleverer and easy to read.
+ */
+export function createRouter<C>(prefix: string, routes: Route<C>[]) {
+  const compiled: Compiled<C>[] = routes.map((route) => ({
+    route,
+    segments: route.path.split("/").filter(Boolean),
+  }));
+
+  return {
+    /** The route for a method and path, `"method"` when only the method is wrong, or null. */
+    match(method: string, path: string): RouteMatch<C> | { allowed: string[] } | null {
+      const segments = path.split("/").filter(Boolean);
+      const allowed: string[] = [];
+      for (const c of compiled) {
+        if (c.segments.length !== segments.length) continue;
+        const params: Record<string, string> = {};
+        let ok = true;
+        for (let i = 0; i < segments.length; i++) {
+          const want = c.segments[i]!;
+          const got = segments[i]!;
+          if (want.startsWith("{")) {
+            try {
+              params[want.slice(1, -1)] = decodeURIComponent(got);
+            } catch {
+              params[want.slice(1, -1)] = got;
+            }
+          } else if (want !== got) {
+            ok = false;
+            break;
+          }
+        }
+        if (!ok) continue;
+        if (c.route.method !== method) {
+          allowed.push(c.route.method);
+          continue;
+        }
+        return { route: c.route, params, template: prefix + c.route.path };
+      }
+      return allowed.length > 0 ? { allowed } : null;
+    },
+  };
+}

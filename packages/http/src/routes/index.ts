@@ -1,0 +1,7 @@
+import type { RouteContext } from "../handler";
+import type { Route } from "../router";
+import { timerRoutes } from "./timers";
+import { usageRoutes } from "./usage";
+
+/** The whole /api/v1 route table, one module per resource. */
+export const apiRoutes: Route<RouteContext>[] = [...usageRoutes, ...timerRoutes];

@@ -1,0 +1,51 @@
+import { formatInstant, type TimerClock, type TimerDefinition } from "@tminus/core";
+import type { TimerRecord } from "@tminus/store";
+
+/** What the http layer keeps in a timer row's `data`. */
+export interface TimerData {
+  definition: TimerDefinition;
+  clock: TimerClock;
+}
+
+const COMMON = new Set(["name", "type", "timezone", "metadata", "look", "ended"]);
+
+/** The definition and clock stored in a timer row. */
+export function timerData(record: TimerRecord): TimerData {
+  return record.data as unknown as TimerData;
+}
+
+/** The revision as clients see it: opaque, sent back in If-Match. */
+export function revisionTag(revision: number): string {
+  return `r${revision}`;
+}
+
+/** A strong ETag carrying the revision. */
+export function etagOf(record: TimerRecord): string {
+  return `"${revisionTag(record.revision)}"`;
+}
+
+/** The timer object of the API (`data` of GET /timers/{id}). */
+export function timerView(record: TimerRecord): Record<string, unknown> {
+  const { definition } = timerData(record);
+  const specific: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(definition)) if (!COMMON.has(k)) specific[k] = v;
+  return {
+    id: record.id,
+    object: "timer",
+    name: record.name,
+    type: record.type,
+    status: record.status,
+    environment: record.environment,
+    timezone: definition.timezone,
+    deadline_at: null,
+    ...specific,
+    look: definition.look,
+    ended: definition.ended,
+    metadata: definition.metadata ?? {},
+    revision: revisionTag(record.revision),
+    created_at: formatInstant(record.created_at),
+    updated_at: formatInstant(record.updated_at),
+    published_at: record.published_at === null ? null : formatInstant(record.published_at),
+    urls: null,
+  };
+}

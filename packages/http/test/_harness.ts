@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Store, sqliteStore } from "@tminus/store";
+import {
+  createAdmin,
+  createHandler,
+  createNodeListener,
+  type IssuedApiKey,
+  type TminusConfigInput,
+} from "../src/index";
+
+/** A real server on loopback over a real SQLite file, as a user would run it. */
+export interface TestServer {
+  url: string;
+  store: Store;
+  admin: ReturnType<typeof createAdmin>;
+  dbPath: string;
+  /** Sets the server's clock (ms); `null` returns to the real clock. */
+  setNow(ms: number | null): void;
+  key(
+    environment?: "sandbox" | "production",
+    account?: string,
+    scopes?: string[],
+  ): Promise<IssuedApiKey>;
+  call(
+    method: string,
+    path: string,
+    options?: { key?: string | IssuedApiKey; body?: unknown; headers?: Record<string, string> },
+  ): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON bodies are checked field by field in tests.
+  json: any;
+  text: string;
+}
+
+export async function startTestServer(config: TminusConfigInput = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), "tminus-http-"));
+  const dbPath = join(dir, "tminus.db");
+  const store = sqliteStore({ path: dbPath });
+  let fixed: number | null = null;
+  const now = () => fixed ?? Date.now();
+  const handler = createHandler({ store, config, now, onError: () => {} });
+  const server: Server = createServer(createNodeListener(handler));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const addr = server.address();
+  const url = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;
+  const admin = createAdmin({ store, config, now });
+  let accounts = 0;
+
+  return {
+    url,
+    store,
+    admin,
+    dbPath,
+    setNow(ms) {
+      fixed = ms;
+    },
+    key(environment = "sandbox", account, scopes) {
+      return admin.issueKey({
+        account: account ?? `acct-${++accounts}-${Math.random().toString(36).slice(2, 8)}`,
+        environment,
+        scopes,
+      });
+    },
+    async call(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      const key = typeof options.key === "string" ? options.key : options.key?.secret;
+      if (key !== undefined && headers.authorization === undefined) {
+        headers.authorization = `Bearer ${key}`;
+      }
+      let body: string | undefined;
+      if (options.body !== undefined) {
+        body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+        headers["content-type"] ??= "application/json";
+      }
+      const res = await fetch(url + path, { method, headers, body });
+      const text = await res.text();
+      let json: unknown = null;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = null;
+      }
+      return { status: res.status, headers: res.headers, json, text };
+    },
+    async close() {
+      await new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+      await handler.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Asserts the specification's error envelope and returns the error object. */
+export function expectError(res: TestResponse, status: number, code: string) {
+  if (res.status !== status || res.json?.error?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${res.text}`);
+  }
+  const requestId = res.headers.get("x-request-id");
+  if (!requestId || res.json.request_id !== requestId) {
+    throw new Error(`error without matching X-Request-Id: ${res.text}`);
+  }
+  if ("data" in res.json) throw new Error("an error body must not have a data key");
+  if (typeof res.json.error.message !== "string" || res.json.error.message.length === 0) {
+    throw new Error("error without a message");
+  }
+  if (/\bat [\w.<>]+ \(|\.(ts|js|mjs|cjs):\d+/.test(res.text))
+    throw new Error("stack trace leaked");
+  return res.json.error as { code: string; message: string; details?: Record<string, unknown> };
+}
+
+export const fixedTimer = (over: Record<string, unknown> = {}) => ({
+  name: "Launch",
+  type: "fixed",
+  deadline_at: "2030-01-01T00:00:00Z",
+  ...over,
+});
+
+let idem = 0;
+/** A fresh Idempotency-Key. */
+export const newKey = () => `test-${Date.now()}-${++idem}-${Math.random().toString(36).slice(2)}`;
