@@ -462,15 +462,32 @@ describe("time zones", () => {
   test("a wall time after a half-hour gap comes before one moved out of it (Lord Howe)", () => {
     // 4 Oct 2026: 02:00-02:30 is skipped. 02:15 moves to 02:45 +11, after 02:30 +11.
     expect(
-      first("FREQ=DAILY;BYHOUR=2;BYMINUTE=15,30", "2026-10-01T02:15", "Australia/Lord_Howe", "2026-10-03T12:00:00Z", 3),
+      first(
+        "FREQ=DAILY;BYHOUR=2;BYMINUTE=15,30",
+        "2026-10-01T02:15",
+        "Australia/Lord_Howe",
+        "2026-10-03T12:00:00Z",
+        3,
+      ),
     ).toEqual(["2026-10-03T15:30:00Z", "2026-10-03T15:45:00Z", "2026-10-04T15:15:00Z"]);
   });
 
   test("a two-hour gap (Antarctica/Troll): later wall times land before earlier ones", () => {
     // 29 Mar 2026: 01:00-03:00 is skipped. 02:00 -> 04:00 +02, 02:30 -> 04:30, 03:00 is real.
     expect(
-      first("FREQ=DAILY;BYHOUR=2,3;BYMINUTE=0,30", "2026-03-27T02:00", "Antarctica/Troll", "2026-03-28T12:00:00Z", 4),
-    ).toEqual(["2026-03-29T01:00:00Z", "2026-03-29T01:30:00Z", "2026-03-29T02:00:00Z", "2026-03-29T02:30:00Z"]);
+      first(
+        "FREQ=DAILY;BYHOUR=2,3;BYMINUTE=0,30",
+        "2026-03-27T02:00",
+        "Antarctica/Troll",
+        "2026-03-28T12:00:00Z",
+        4,
+      ),
+    ).toEqual([
+      "2026-03-29T01:00:00Z",
+      "2026-03-29T01:30:00Z",
+      "2026-03-29T02:00:00Z",
+      "2026-03-29T02:30:00Z",
+    ]);
     const r = rule("FREQ=DAILY;BYHOUR=2,3;BYMINUTE=0,30");
     const start = local("2026-03-27T02:00");
     // Backward: the last occurrence at or before 02:15Z is 04:00 +02 (from 02:00), not 03:30 +02.

@@ -35,13 +35,15 @@ export function naiveMatches(rule: RRule, dtstart: LocalDateTime, w: LocalDateTi
   const hours = rule.byHour.length ? rule.byHour : [dtstart.hour];
   const minutes = rule.byMinute.length ? rule.byMinute : [dtstart.minute];
   const seconds = rule.bySecond.length ? rule.bySecond : [dtstart.second];
-  if (!hours.includes(w.hour) || !minutes.includes(w.minute) || !seconds.includes(w.second)) return false;
+  if (!hours.includes(w.hour) || !minutes.includes(w.minute) || !seconds.includes(w.second))
+    return false;
 
   const day = Math.floor(wallMs({ ...w, hour: 0, minute: 0, second: 0 }) / DAY);
   const startDay = Math.floor(wallMs({ ...dtstart, hour: 0, minute: 0, second: 0 }) / DAY);
   const weekday = isoWeekday(day);
   const dim = daysIn(w.year, w.month);
-  const monthDayOk = (list: readonly number[]) => list.some((d) => (d > 0 ? d : dim + d + 1) === w.day);
+  const monthDayOk = (list: readonly number[]) =>
+    list.some((d) => (d > 0 ? d : dim + d + 1) === w.day);
 
   if (rule.freq === "DAILY") {
     if ((day - startDay) % rule.interval !== 0) return false;
@@ -87,7 +89,11 @@ export function naiveOccurrences(
   const seconds = rule.bySecond.length ? rule.bySecond : [dtstart.second];
   const out: number[] = [];
   let counted = 0;
-  for (let day = wallMs({ ...dtstart, hour: 0, minute: 0, second: 0 }); day <= lastWall; day += DAY) {
+  for (
+    let day = wallMs({ ...dtstart, hour: 0, minute: 0, second: 0 });
+    day <= lastWall;
+    day += DAY
+  ) {
     const date = wallOf(day);
     for (const hour of [...hours].sort((a, b) => a - b))
       for (const minute of [...minutes].sort((a, b) => a - b))
@@ -98,7 +104,11 @@ export function naiveOccurrences(
           counted++;
           const r = resolveLocal(w, zone);
           if (rule.until?.kind === "instant" && r > rule.until.at) continue;
-          if (rule.until?.kind === "date" && wallMs(w) >= Date.UTC(rule.until.year, rule.until.month - 1, rule.until.day + 1)) continue;
+          if (
+            rule.until?.kind === "date" &&
+            wallMs(w) >= Date.UTC(rule.until.year, rule.until.month - 1, rule.until.day + 1)
+          )
+            continue;
           if (!excluded.has(r)) out.push(r);
         }
   }

@@ -4,12 +4,12 @@
 // forward and backward searches must agree with each other.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { createSchedule } from "../src/recurrence/schedule";
-import { parseRRule, type RRule } from "../src/recurrence/rrule";
 import { resolveLocal } from "../src/recurrence/resolve";
+import { parseRRule, type RRule } from "../src/recurrence/rrule";
+import { createSchedule } from "../src/recurrence/schedule";
 import { zoneOffsetMs } from "../src/recurrence/zone-offset";
-import { timeZoneNames } from "../src/time/timezones";
 import type { LocalDateTime } from "../src/time/local-date-time";
+import { timeZoneNames } from "../src/time/timezones";
 import { naiveMatches, naiveOccurrences, wallMs, wallOf } from "./recurrence-oracle";
 
 const DAY = 86_400_000;
@@ -39,9 +39,16 @@ const ruleArb = (opts: { finite?: boolean } = {}) =>
   fc
     .record({
       freq: fc.constantFrom("DAILY", "WEEKLY", "MONTHLY"),
-      interval: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 13 })),
+      interval: fc.oneof(
+        fc.constant(1),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 13 }),
+      ),
       byDay: fc.uniqueArray(fc.integer({ min: 0, max: 6 }), { maxLength: 3 }),
-      nth: fc.array(fc.integer({ min: -5, max: 5 }).filter((n) => n !== 0), { maxLength: 3 }),
+      nth: fc.array(
+        fc.integer({ min: -5, max: 5 }).filter((n) => n !== 0),
+        { maxLength: 3 },
+      ),
       byMonthDay: fc.uniqueArray(
         fc.integer({ min: -31, max: 31 }).filter((n) => n !== 0),
         { maxLength: 3 },
@@ -68,7 +75,8 @@ function ruleText(r: RuleShape, dtstartWall: number): string {
     );
     parts.push(`BYDAY=${days.join(",")}`);
   }
-  if (r.byMonthDay.length && r.freq !== "WEEKLY") parts.push(`BYMONTHDAY=${r.byMonthDay.join(",")}`);
+  if (r.byMonthDay.length && r.freq !== "WEEKLY")
+    parts.push(`BYMONTHDAY=${r.byMonthDay.join(",")}`);
   if (r.byHour.length) parts.push(`BYHOUR=${r.byHour.join(",")}`);
   if (r.byMinute.length) parts.push(`BYMINUTE=${r.byMinute.join(",")}`);
   if (r.bySecond.length) parts.push(`BYSECOND=${r.bySecond.join(",")}`);
@@ -123,11 +131,19 @@ describe("recurrence properties", () => {
           const schedule = createSchedule(rule, dtstart, zone, { exdates });
           const windowStart = dtWall - 2 * DAY + startOffsetDays * DAY;
           const windowEnd = windowStart + 60 * DAY;
-          const expected = naiveOccurrences(rule, dtstart, zone, windowEnd + 2 * DAY, exdates).filter(
-            (t) => t > windowStart && t <= windowEnd,
-          );
+          const expected = naiveOccurrences(
+            rule,
+            dtstart,
+            zone,
+            windowEnd + 2 * DAY,
+            exdates,
+          ).filter((t) => t > windowStart && t <= windowEnd);
           const actual: number[] = [];
-          for (let t = schedule.next(windowStart); t !== null && t <= windowEnd; t = schedule.next(t)) {
+          for (
+            let t = schedule.next(windowStart);
+            t !== null && t <= windowEnd;
+            t = schedule.next(t)
+          ) {
             actual.push(t);
           }
           expect(actual.map((t) => new Date(t).toISOString())).toEqual(
@@ -207,15 +223,24 @@ describe("recurrence properties", () => {
           const { zone, change } = t;
           const wallBefore = wallOf(change + zoneOffsetMs(zone, change - 1));
           const hours = [-1, 0, 1].map((h) => (wallBefore.hour + h + 24) % 24);
-          const dtstart = wallOf(wallMs({ ...wallBefore, hour: 0, minute: 0, second: 0 }) - 3 * DAY);
-          const rule = parse(`FREQ=DAILY;BYHOUR=${[...new Set(hours)].join(",")};BYMINUTE=${minutes.join(",")}`);
+          const dtstart = wallOf(
+            wallMs({ ...wallBefore, hour: 0, minute: 0, second: 0 }) - 3 * DAY,
+          );
+          const rule = parse(
+            `FREQ=DAILY;BYHOUR=${[...new Set(hours)].join(",")};BYMINUTE=${minutes.join(",")}`,
+          );
           const schedule = createSchedule(rule, dtstart, zone);
           const from = change - 2 * DAY + shiftSeconds * 1000;
           const expected = naiveOccurrences(rule, dtstart, zone, change + 4 * DAY).filter(
             (x) => x > from && x <= change + 2 * DAY,
           );
           const actual: number[] = [];
-          for (let x = schedule.next(from); x !== null && x <= change + 2 * DAY; x = schedule.next(x)) actual.push(x);
+          for (
+            let x = schedule.next(from);
+            x !== null && x <= change + 2 * DAY;
+            x = schedule.next(x)
+          )
+            actual.push(x);
           expect(actual).toEqual(expected);
           for (const x of actual) expect(matchesInLocalTime(rule, dtstart, zone, x)).toBe(true);
         },

@@ -1,8 +1,10 @@
 // The wall-clock -> instant resolver and the offset cache, on the zones whose
 // transitions are unusual: 30/45-minute offsets, half-hour DST, midnight gaps,
 // whole days skipped by a move across the date line.
+import fc from "fast-check";
 import { IANAZone } from "luxon";
 import { describe, expect, test } from "vitest";
+import { civilFromDays, weekdayOfDay } from "../src/recurrence/_local";
 import { resolveLocal } from "../src/recurrence/resolve";
 import { zoneOffsetMs } from "../src/recurrence/zone-offset";
 import { parseLocalDateTime } from "../src/time/local-date-time";
@@ -143,5 +145,22 @@ describe("zoneOffsetMs", () => {
       }
       expect(zoneOffsetMs(zone, change - 1000)).not.toBe(zoneOffsetMs(zone, change));
     }
+  });
+});
+
+describe("calendar helpers", () => {
+  test("civilFromDays and weekdayOfDay agree with Date for years 0000..9999", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -719_528, max: 2_932_896 }), (days) => {
+        const date = new Date(days * 86_400_000);
+        expect(civilFromDays(days)).toEqual({
+          year: date.getUTCFullYear(),
+          month: date.getUTCMonth() + 1,
+          day: date.getUTCDate(),
+        });
+        expect(weekdayOfDay(days) % 7).toBe(date.getUTCDay());
+      }),
+      { numRuns: 2000, seed: 20_261_122 },
+    );
   });
 });

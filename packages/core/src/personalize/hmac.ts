@@ -6,7 +6,7 @@ const BLOCK = 64;
 const encoder = new TextEncoder();
 
 /** UTF-8 bytes of a string; bytes pass through. */
-export function toBytes(value: string | Uint8Array): Uint8Array {
+function toBytes(value: string | Uint8Array): Uint8Array {
   return typeof value === "string" ? encoder.encode(value) : value;
 }
 

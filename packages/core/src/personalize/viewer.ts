@@ -9,7 +9,7 @@ import { verifyPersonalizedParams } from "./sign";
 /** Why a URL's personalization was not used (the timer then shows its fallback). */
 export type PersonalizedViewerReason =
   | "missing" // the URL has no `deadline` / `start`
-  | "malformed" // the value is neither a date-time with offset nor Unix seconds
+  | "malformed" // not a date-time with offset nor Unix seconds, or outside the years 0000..9999
   | "unsigned" // require_signature and no `sig`
   | "no_secret" // require_signature but the timer has no secret to check with
   | "bad_signature"; // `sig` does not match: edited or signed with another secret

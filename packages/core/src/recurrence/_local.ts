@@ -36,18 +36,6 @@ export function civilFromDays(days: number): { year: number; month: number; day:
   return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
 }
 
-/** Wall-clock value of local milliseconds (sub-second part dropped). */
-export function localFromMs(ms: number): LocalDateTime {
-  const days = floorDiv(ms, DAY_MS);
-  const secondOfDay = Math.floor((ms - days * DAY_MS) / 1000);
-  return {
-    ...civilFromDays(days),
-    hour: Math.floor(secondOfDay / 3600),
-    minute: Math.floor(secondOfDay / 60) % 60,
-    second: secondOfDay % 60,
-  };
-}
-
 /** ISO weekday of a day count (1970-01-01 was a Thursday). */
 export function weekdayOfDay(days: number): Weekday {
   return (((((days + 3) % 7) + 7) % 7) + 1) as Weekday;

@@ -1,0 +1,15 @@
+import { z } from "zod";
+import * as core from "./dist/index.js";
+const reg = z.registry();
+reg.add(core.lookSchema, { id: "Look" });
+reg.add(core.endedSchema, { id: "Ended" });
+const srv = { id: z.uuid(), object: z.literal("timer"), created_at: z.iso.datetime() };
+const timer = z.discriminatedUnion("type", core.TIMER_TYPES.map(t => core.timerSchemas[t].extend(srv)));
+reg.add(timer, { id: "Timer" });
+reg.add(core.timerCreateSchema, { id: "TimerCreate" });
+const out = z.toJSONSchema(reg, { target: "draft-2020-12", io: "output", uri: (id) => `#/components/schemas/${id}` });
+console.log(Object.keys(out), Object.keys(out.schemas));
+console.log(JSON.stringify(out.schemas.Timer).slice(0, 1500));
+console.log(JSON.stringify(out.schemas.Look).slice(0, 300));
+const inp = z.toJSONSchema(reg, { target: "draft-2020-12", io: "input", uri: (id) => `#/components/schemas/${id}` });
+console.log(JSON.stringify(inp.schemas.TimerCreate).slice(0, 800));
