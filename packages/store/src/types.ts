@@ -84,6 +84,8 @@ export interface CreateTimerInput {
   idempotency?: { key: string; fingerprint: string; expires_at: number };
   /** Builds the response to keep for replays, from the row as inserted. */
   respond: (timer: TimerRecord) => StoredResponse;
+  /** The activity entry recording the creation, written in the same transaction. */
+  activity?: ActivityEntry;
   now: number;
 }
 
@@ -93,6 +95,73 @@ export type CreateTimerOutcome =
   | { kind: "replayed"; response: StoredResponse }
   | { kind: "idempotency_conflict" }
   | { kind: "quota_exhausted"; used: number; limit: number };
+
+/** Who made a change: the key (never its secret) and the request. */
+export interface Actor {
+  key_id: string | null;
+  key_prefix: string | null;
+  request_id: string | null;
+}
+
+/** One entry of a timer's activity log: a change or control action. */
+export interface ActivityEntry extends Actor {
+  id: string;
+  timer_id: string;
+  account_id: string;
+  environment: Environment;
+  /** `created`, `duplicated`, `updated`, `deleted`, `published`, `archived`, ... */
+  action: string;
+  /** The timer's revision after this change: orders one timer's activity totally. */
+  revision: number;
+  /** Fields before and after, e.g. `{ name: { before: "A", after: "B" } }`. */
+  changes: Record<string, { before: unknown; after: unknown }>;
+  created_at: number;
+}
+
+/** What a change does to a timer row; computed from the current row by the caller. */
+export interface TimerChange {
+  action: string;
+  changes: Record<string, { before: unknown; after: unknown }>;
+  name?: string;
+  status?: TimerStatus;
+  published_at?: number | null;
+  data?: Record<string, unknown>;
+  /** Soft-deletes the timer: it disappears from get and list. */
+  delete?: boolean;
+}
+
+/** Input of the atomic change (PATCH, DELETE and every control action). */
+export interface ChangeTimerInput {
+  account_id: string;
+  environment: Environment;
+  id: string;
+  /** The revision the client last read (If-Match); anything else is a conflict. */
+  expected_revision: number;
+  actor: Actor;
+  activity_id: string;
+  now: number;
+  /**
+   * Pure function of the current row. It may throw to refuse the change (nothing is written
+   * and the error reaches the caller); it may run more than once.
+   */
+  change: (current: TimerRecord) => TimerChange;
+}
+
+/** Result of the atomic change. */
+export type ChangeTimerOutcome =
+  | { kind: "changed"; timer: TimerRecord; activity: ActivityEntry }
+  | { kind: "not_found" }
+  | { kind: "revision_conflict"; current: TimerRecord };
+
+/** A page of one timer's activity, newest first (by revision). */
+export interface ListActivityQuery {
+  account_id: string;
+  environment: Environment;
+  timer_id: string;
+  /** Strictly older than this revision. */
+  before_revision?: number;
+  limit: number;
+}
 
 /** Sort orders for timer lists; keyset paging runs over `(field, id)`. */
 export interface TimerSort {
@@ -239,24 +308,22 @@ export interface Store {
   /** Keyset page of timers: filters, then strict `(sort field, id)` order after `after`. */
   listTimers(query: ListTimersQuery): Promise<TimerRecord[]>;
   /**
-   * Optional (added with the SQLite adapter): soft-deletes a live timer of the account and
-   * environment, so that get and list no longer see it; false when there was none.
+   * Atomic: re-reads the live timer, refuses a stale `expected_revision`, applies `change`,
+   * bumps the revision and writes the activity entry, in one transaction. A `delete` change
+   * soft-deletes (the row disappears from get and list).
    */
-  deleteTimer?(
-    account_id: string,
-    environment: Environment,
-    id: string,
-    now: number,
-  ): Promise<boolean>;
+  changeTimer(input: ChangeTimerInput): Promise<ChangeTimerOutcome>;
+  /** A keyset page of one timer's activity, newest first. */
+  listActivity(query: ListActivityQuery): Promise<ActivityEntry[]>;
 
   // Request log ----------------------------------------------------------------------------
   /** Appends request-log entries (one transaction for the batch). */
   logRequests(entries: RequestLogEntry[]): Promise<void>;
   /**
-   * Optional (added with the SQLite adapter): a keyset page of the request log, newest first,
-   * at most `limit` rows strictly after `after` (GET /usage/requests).
+   * A keyset page of the request log, newest first, at most `limit` rows strictly after
+   * `after` (GET /usage/requests).
    */
-  listRequestLog?(query: ListRequestLogQuery): Promise<RequestLogEntry[]>;
+  listRequestLog(query: ListRequestLogQuery): Promise<RequestLogEntry[]>;
 
   // Service secrets and housekeeping -------------------------------------------------------
   /** Returns the named secret, creating it with `create()` once (atomic get-or-create). */

@@ -3,6 +3,7 @@ import type { Store } from "../src/types";
 import type { SuiteContext } from "./suite/_fixtures";
 import { accountTests } from "./suite/accounts";
 import { apiKeyTests } from "./suite/api-keys";
+import { changeTimerTests } from "./suite/change-timer";
 import { concurrencyTests } from "./suite/concurrency";
 import { createTimerTests } from "./suite/create-timer";
 import { housekeepingTests } from "./suite/housekeeping";
@@ -45,6 +46,7 @@ export function runStoreSuite(name: string, factory: StoreFactory): void {
     apiKeyTests(ctx);
     meteringTests(ctx);
     createTimerTests(ctx);
+    changeTimerTests(ctx);
     listTimersTests(ctx);
     concurrencyTests(ctx);
     requestLogTests(ctx);

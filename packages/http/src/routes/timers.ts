@@ -8,10 +8,9 @@ import {
   type TimerDefinition,
   type TimerStatus,
   type TimerType,
-  type ValidationIssue,
   validateTimerCreate,
 } from "@tminus/core";
-import type { NewTimer, StoredResponse, TimerRecord, TimerSort } from "@tminus/store";
+import type { NewTimer, StoredResponse, TimerSort } from "@tminus/store";
 import { readJsonBody } from "../body";
 import { limitsFor } from "../config";
 import { cycleAt } from "../cycle";
@@ -19,25 +18,12 @@ import { dataEnvelope, JSON_HEADERS } from "../envelope";
 import { ApiError, validationError } from "../errors";
 import type { RouteContext } from "../handler";
 import { checkIdempotencyKey, requestFingerprint } from "../idempotency";
-import { timerIdParam } from "../ids";
 import { readListQuery } from "../paging";
 import type { Route, RouteResult } from "../router";
 import { etagOf, timerData, timerView } from "../timer-view";
+import { actorOf, issueToError, loadTimer, timerResult } from "./_timer-common";
 
 const NAME_MAX = 200;
-
-function issueToError(issue: ValidationIssue): ApiError {
-  return new ApiError(issue.code, issue.message, { details: { field: issue.field } });
-}
-
-async function loadTimer(ctx: RouteContext): Promise<TimerRecord> {
-  const id = timerIdParam(ctx.params.timer_id);
-  const { account, key } = ctx.auth;
-  const timer = await ctx.services.store.getTimer(account.id, key.environment, id);
-  // A timer of the other environment or account does not exist from this key's view.
-  if (!timer) throw new ApiError("not_found", `no timer ${id} in this ${key.environment} account`);
-  return timer;
-}
 
 /**
  * The one path for everything metered as a new timer (POST /timers and duplicate): the
@@ -47,6 +33,7 @@ async function createMetered(
   ctx: RouteContext,
   definition: TimerDefinition,
   idempotency: { key: string; fingerprint: string } | null,
+  origin: { action: "created" } | { action: "duplicated"; source_timer_id: string },
 ): Promise<RouteResult> {
   const { account, key } = ctx.auth;
   const { config, store } = ctx.services;
@@ -79,6 +66,20 @@ async function createMetered(
       },
       body: dataEnvelope(timerView(row), ctx.requestId),
     }),
+    activity: {
+      id: randomUUID(),
+      timer_id: timer.id,
+      account_id: account.id,
+      environment: key.environment,
+      action: origin.action,
+      revision: 1,
+      ...actorOf(ctx),
+      changes:
+        origin.action === "duplicated"
+          ? { source_timer_id: { before: null, after: origin.source_timer_id } }
+          : {},
+      created_at: ctx.now,
+    },
     now: ctx.now,
   });
   switch (outcome.kind) {
@@ -130,10 +131,12 @@ async function createTimer(ctx: RouteContext): Promise<RouteResult> {
   const body = await readJsonBody(ctx.req, ctx.services.config.max_body_bytes);
   const result = validateTimerCreate(body);
   if (!result.ok) throw issueToError(result.issues[0]!);
-  return createMetered(ctx, result.value, {
-    key,
-    fingerprint: requestFingerprint("POST", ctx.req.path, body),
-  });
+  return createMetered(
+    ctx,
+    result.value,
+    { key, fingerprint: requestFingerprint("POST", ctx.req.path, body) },
+    { action: "created" },
+  );
 }
 
 async function duplicateTimer(ctx: RouteContext): Promise<RouteResult> {
@@ -150,6 +153,7 @@ async function duplicateTimer(ctx: RouteContext): Promise<RouteResult> {
     ctx,
     copy,
     key ? { key, fingerprint: requestFingerprint("POST", ctx.req.path, body ?? null) } : null,
+    { action: "duplicated", source_timer_id: source.id },
   );
 }
 
@@ -224,8 +228,7 @@ async function listTimers(ctx: RouteContext): Promise<RouteResult> {
 }
 
 async function getTimer(ctx: RouteContext): Promise<RouteResult> {
-  const timer = await loadTimer(ctx);
-  return { data: timerView(timer), headers: { etag: etagOf(timer) } };
+  return timerResult(await loadTimer(ctx));
 }
 
 async function getTimerStatus(ctx: RouteContext): Promise<RouteResult> {

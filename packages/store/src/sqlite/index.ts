@@ -1,6 +1,7 @@
 import type { Store } from "../types";
 import { groupCommit } from "./_group-commit";
 import { createAccountQueries } from "./accounts";
+import { createActivityQueries } from "./activity";
 import { createApiKeyQueries } from "./api-keys";
 import { applyPragmas, openDatabase, type SqliteDatabase } from "./database";
 import { createHousekeepingQueries } from "./housekeeping";
@@ -41,6 +42,7 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
       ...createApiKeyQueries(db),
       ...createMeteringQueries(db, write),
       ...createTimerQueries(db, write),
+      ...createActivityQueries(db),
       ...createRequestLogQueries(db, write),
       ...createHousekeepingQueries(db),
       async close() {

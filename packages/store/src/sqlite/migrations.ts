@@ -118,4 +118,29 @@ CREATE TABLE secrets (
 ) STRICT;
 `,
   },
+  {
+    version: 2,
+    name: "timer activity",
+    sql: `
+-- Every change and control action on a timer, with who (key id and prefix, never the
+-- secret), what (fields before and after) and the request id.
+CREATE TABLE timer_activity (
+  id TEXT PRIMARY KEY,
+  timer_id TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  action TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  key_id TEXT,
+  key_prefix TEXT,
+  request_id TEXT,
+  changes TEXT NOT NULL, -- JSON object
+  created_at INTEGER NOT NULL
+) STRICT;
+-- Changes to one timer are serialised by its revision, which orders them totally (two
+-- changes in the same millisecond still come out in order).
+CREATE UNIQUE INDEX timer_activity_page
+  ON timer_activity (account_id, environment, timer_id, revision);
+`,
+  },
 ];

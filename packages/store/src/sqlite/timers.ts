@@ -1,13 +1,23 @@
-import type { CreateTimerInput, CreateTimerOutcome, Store, TimerRecord, TimerSort } from "../types";
+import type {
+  ActivityEntry,
+  ChangeTimerInput,
+  ChangeTimerOutcome,
+  CreateTimerInput,
+  CreateTimerOutcome,
+  Store,
+  TimerRecord,
+  TimerSort,
+} from "../types";
 import { mapConstraintError } from "./_errors";
 import type { GroupWrite } from "./_group-commit";
 import { type ResponseRow, TIMER_COLUMNS, type TimerRow, toStoredResponse, toTimer } from "./_rows";
 import { statementCache } from "./_statement-cache";
 import { usageIncrement, usageRead } from "./_usage";
+import { activityInsert } from "./activity";
 import type { SqliteDatabase } from "./database";
 
 /** The timer methods of the store, over statements prepared once. */
-export type TimerQueries = Pick<Store, "createTimer" | "getTimer" | "listTimers" | "deleteTimer">;
+export type TimerQueries = Pick<Store, "createTimer" | "getTimer" | "listTimers" | "changeTimer">;
 
 /** Sort fields mapped to their columns: never interpolate a caller's string into SQL. */
 const SORT_COLUMNS: Record<TimerSort["field"], string> = {
@@ -41,10 +51,12 @@ export function createTimerQueries(db: SqliteDatabase, write: GroupWrite): Timer
     `SELECT ${TIMER_COLUMNS} FROM timers
      WHERE id = ? AND account_id = ? AND environment = ? AND deleted_at IS NULL`,
   );
-  const softDelete = db.prepare(
-    `UPDATE timers SET deleted_at = ?
-     WHERE id = ? AND account_id = ? AND environment = ? AND deleted_at IS NULL`,
+  const updateRow = db.prepare(
+    `UPDATE timers SET name = ?, status = ?, published_at = ?, data = ?, revision = ?,
+       updated_at = ?, deleted_at = ?
+     WHERE id = ? AND account_id = ? AND environment = ?`,
   );
+  const recordActivity = activityInsert(db);
   const listStatement = statementCache(db);
 
   // Runs inside a group-commit transaction (see _group-commit.ts).
@@ -97,7 +109,54 @@ export function createTimerQueries(db: SqliteDatabase, write: GroupWrite): Timer
         idempotency.expires_at,
       );
     }
+    if (input.activity) recordActivity(input.activity);
     return { kind: "created", timer: created, response };
+  };
+
+  // Runs inside a group-commit transaction: the revision check, the change and its activity
+  // entry commit together or not at all, so of concurrent changes with one revision exactly
+  // one wins.
+  const changeTx = (input: ChangeTimerInput): ChangeTimerOutcome => {
+    const row = byId.get(input.id, input.account_id, input.environment) as TimerRow | undefined;
+    if (!row) return { kind: "not_found" };
+    const current = toTimer(row);
+    if (current.revision !== input.expected_revision) return { kind: "revision_conflict", current };
+    const change = input.change(current);
+    const data = change.data === undefined ? row.data : JSON.stringify(change.data);
+    const timer: TimerRecord = {
+      ...current,
+      name: change.name ?? current.name,
+      status: change.status ?? current.status,
+      published_at: change.published_at === undefined ? current.published_at : change.published_at,
+      data: JSON.parse(data),
+      revision: current.revision + 1,
+      updated_at: input.now,
+    };
+    updateRow.run(
+      timer.name,
+      timer.status,
+      timer.published_at,
+      data,
+      timer.revision,
+      timer.updated_at,
+      change.delete ? input.now : null,
+      timer.id,
+      input.account_id,
+      input.environment,
+    );
+    const activity: ActivityEntry = {
+      id: input.activity_id,
+      timer_id: timer.id,
+      account_id: input.account_id,
+      environment: input.environment,
+      action: change.action,
+      revision: timer.revision,
+      ...input.actor,
+      changes: change.changes,
+      created_at: input.now,
+    };
+    recordActivity(activity);
+    return { kind: "changed", timer, activity };
   };
 
   return {
@@ -135,8 +194,8 @@ export function createTimerQueries(db: SqliteDatabase, write: GroupWrite): Timer
       }) as TimerRow[];
       return rows.map(toTimer);
     },
-    async deleteTimer(account_id, environment, id, now) {
-      return softDelete.run(now, id, account_id, environment).changes > 0;
+    async changeTimer(input) {
+      return write(() => changeTx(input));
     },
   };
 }

@@ -139,3 +139,26 @@ export async function pageThrough(
   }
   throw new Error("paging did not terminate");
 }
+
+/** Soft-deletes a live timer through `changeTimer`; false when there was none to delete. */
+export async function deleteTimer(
+  store: Store,
+  account_id: string,
+  environment: Environment,
+  id: string,
+  now = T0,
+): Promise<boolean> {
+  const current = await store.getTimer(account_id, environment, id);
+  if (!current) return false;
+  const outcome = await store.changeTimer({
+    account_id,
+    environment,
+    id,
+    expected_revision: current.revision,
+    actor: { key_id: null, key_prefix: null, request_id: null },
+    activity_id: randomUUID(),
+    now,
+    change: () => ({ action: "deleted", changes: {}, delete: true }),
+  });
+  return outcome.kind === "changed";
+}

@@ -5,6 +5,7 @@ import {
   CYCLE,
   createInput,
   createTimer,
+  deleteTimer,
   newAccount,
   newTimer,
   type SuiteContext,
@@ -202,17 +203,16 @@ export function createTimerTests(ctx: SuiteContext): void {
       expect(await ctx.store.getTimer(owner.id, "sandbox", randomUUID())).toBeNull();
     });
 
-    it("soft-deletes a timer when deleteTimer is implemented", async (t) => {
-      if (!ctx.store.deleteTimer) return t.skip();
+    it("soft-deletes a timer through changeTimer", async () => {
       const owner = await newAccount(ctx.store);
       const stranger = await newAccount(ctx.store);
       const timer = await createTimer(ctx.store, createInput(newTimer(owner)));
-      expect(await ctx.store.deleteTimer(stranger.id, "production", timer.id, T0)).toBe(false);
-      expect(await ctx.store.deleteTimer(owner.id, "sandbox", timer.id, T0)).toBe(false);
-      expect(await ctx.store.deleteTimer(owner.id, "production", timer.id, T0)).toBe(true);
+      expect(await deleteTimer(ctx.store, stranger.id, "production", timer.id, T0)).toBe(false);
+      expect(await deleteTimer(ctx.store, owner.id, "sandbox", timer.id, T0)).toBe(false);
+      expect(await deleteTimer(ctx.store, owner.id, "production", timer.id, T0)).toBe(true);
       expect(await ctx.store.getTimer(owner.id, "production", timer.id)).toBeNull();
       expect(await allTimers(ctx.store, owner)).toEqual([]);
-      expect(await ctx.store.deleteTimer(owner.id, "production", timer.id, T0)).toBe(false);
+      expect(await deleteTimer(ctx.store, owner.id, "production", timer.id, T0)).toBe(false);
       // A deleted timer still used its unit of the allowance.
       expect((await ctx.store.getUsage(owner.id, "production", CYCLE)).new_timers).toBe(1);
     });

@@ -12,6 +12,7 @@ import {
   compareRows,
   createInput,
   createTimer,
+  deleteTimer,
   newAccount,
   newTimer,
   pageThrough,
@@ -204,7 +205,7 @@ export function listTimersTests(ctx: SuiteContext): void {
     it("property: inserts and deletes between pages never skip or repeat a surviving row", async () => {
       const mutationArb = fc.record({
         inserts: fc.array(rowArb, { maxLength: 3 }),
-        // Indexes into the live rows at that moment; only used when deleteTimer exists.
+        // Indexes into the live rows at that moment.
         deletes: fc.array(fc.nat(), { maxLength: 2 }),
       });
       await fc.assert(
@@ -238,12 +239,11 @@ export function listTimersTests(ctx: SuiteContext): void {
                   const row = await insertRow(store, account, spec);
                   live.set(row.id, row);
                 }
-                if (!store.deleteTimer) return;
                 for (const index of mutation.deletes) {
                   const ids = [...live.keys()];
                   if (ids.length === 0) break;
                   const id = ids[index % ids.length]!;
-                  expect(await store.deleteTimer(account.id, "production", id, T0)).toBe(true);
+                  expect(await deleteTimer(store, account.id, "production", id, T0)).toBe(true);
                   live.delete(id);
                   survivors.delete(id);
                 }

@@ -1,0 +1,61 @@
+import { formatInstant } from "@tminus/core";
+import type { ActivityEntry } from "@tminus/store";
+import type { RouteContext } from "../handler";
+import { readListQuery } from "../paging";
+import type { Route, RouteResult } from "../router";
+import { loadTimer } from "./_timer-common";
+
+/** An activity entry as the API shows it: who (key id and prefix, never the secret), what, when. */
+export function activityView(entry: ActivityEntry): Record<string, unknown> {
+  return {
+    id: entry.id,
+    object: "timer_activity",
+    timer_id: entry.timer_id,
+    action: entry.action,
+    revision: `r${entry.revision}`,
+    actor: { key_id: entry.key_id, key_prefix: entry.key_prefix },
+    request_id: entry.request_id,
+    changes: entry.changes,
+    created_at: formatInstant(entry.created_at),
+  };
+}
+
+/** GET /timers/{id}/activity: every change and control action, newest first, paged. */
+async function listActivity(ctx: RouteContext): Promise<RouteResult> {
+  const { limit, cursor } = readListQuery(ctx.req.query, []);
+  const timer = await loadTimer(ctx);
+  const { account, key } = ctx.auth;
+  const binding = [account.id, key.environment, key.id, "activity", timer.id].join("|");
+  const after = cursor ? ctx.services.cursors.decode(cursor, binding) : undefined;
+  // Newest first by revision: a timer's changes are serialised by it, so the order is total.
+  const rows = await ctx.services.store.listActivity({
+    account_id: account.id,
+    environment: key.environment,
+    timer_id: timer.id,
+    before_revision: after?.value,
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const hasMore = rows.length > limit;
+  return {
+    list: page.map(activityView),
+    page: {
+      has_more: hasMore,
+      next_cursor:
+        hasMore && last
+          ? ctx.services.cursors.encode({ value: last.revision, id: last.id }, binding)
+          : null,
+    },
+  };
+}
+
+/** The activity log route. */
+export const timerActivityRoutes: Route<RouteContext>[] = [
+  {
+    method: "GET",
+    path: "/timers/{timer_id}/activity",
+    scope: "timers:read",
+    handle: listActivity,
+  },
+];
