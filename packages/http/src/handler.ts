@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Store } from "@tminus/store";
 import { type AuthContext, authenticate } from "./auth";
 import { limitsFor, resolveConfig, type TminusConfig, type TminusConfigInput } from "./config";
@@ -7,6 +7,9 @@ import { cycleAt } from "./cycle";
 import { dataEnvelope, JSON_HEADERS } from "./envelope";
 import { ApiError } from "./errors";
 import { type ApiRequest, type ApiResponse, BodyTooLargeError } from "./exchange";
+import { createHousekeeping } from "./housekeeping";
+import { uuidv7 } from "./ids";
+import { OPENAPI_PATH, openApiEndpoint } from "./openapi/serve";
 import { applyRateLimit, type RateLimitState, rateLimitHeaders } from "./rate-limit";
 import { createRequestLog, type RequestLog } from "./request-log";
 import { createRouter, type RouteResult } from "./router";
@@ -30,6 +33,8 @@ export interface Services {
   store: Store;
   config: TminusConfig;
   cursors: CursorCodec;
+  /** Resolves once every request answered before the call is in the request log. */
+  flushRequestLog(): Promise<void>;
 }
 
 /** The context a route handler receives. */
@@ -61,6 +66,9 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
       console.error(`[tminus] internal error (request ${requestId})`, error));
   const router = createRouter<RouteContext>(API_PREFIX, apiRoutes);
   const requestLog: RequestLog = createRequestLog(store, onError);
+  const housekeeping = createHousekeeping(store, config, onError);
+  const openApi = openApiEndpoint(config.base_url);
+  const flushRequestLog = () => requestLog.flush();
 
   // The cursor secret lives in the store so cursors survive restarts and work across
   // processes sharing one database.
@@ -68,14 +76,31 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
   const getServices = (): Promise<Services> => {
     services ??= store
       .getOrCreateSecret("cursor-hmac", () => randomBytes(32).toString("base64url"))
-      .then((secret: string) => ({ store, config, cursors: createCursorCodec(secret) }));
+      .then((secret: string) => ({
+        store,
+        config,
+        cursors: createCursorCodec(secret),
+        flushRequestLog,
+      }));
     return services;
   };
 
   const dispatch = async (req: ApiRequest): Promise<ApiResponse> => {
     const started = performance.now();
-    const requestId = randomUUID();
     const at = now();
+    const requestId = uuidv7(at);
+    // The API description is public (decisions.md): answered before authentication, so it
+    // costs no rate-limit unit and leaves no request-log entry.
+    if (req.method === "GET" && req.path === OPENAPI_PATH) {
+      let doc: ApiResponse;
+      try {
+        doc = openApi();
+      } catch (error) {
+        doc = toErrorResponse(error, requestId, onError);
+      }
+      doc.headers["x-request-id"] = requestId;
+      return doc;
+    }
     let auth: AuthContext | undefined;
     let rate: RateLimitState | undefined;
     let template = "";
@@ -119,7 +144,7 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
     if (rate) Object.assign(response.headers, rateLimitHeaders(rate), pickRetry(response));
     if (auth) {
       requestLog.add({
-        id: randomUUID(),
+        id: uuidv7(at),
         account_id: auth.account.id,
         environment: auth.key.environment,
         key_id: auth.key.id,
@@ -133,10 +158,15 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
         created_at: at,
       });
     }
+    housekeeping.afterResponse(at);
     return response;
   };
 
-  return Object.assign(dispatch, { close: () => requestLog.flush() });
+  const close = async () => {
+    await requestLog.flush();
+    await housekeeping.close();
+  };
+  return Object.assign(dispatch, { close });
 }
 
 // A rate-limited response carries its own RateLimit-* values (remaining 0); keep them.
@@ -158,7 +188,7 @@ function toResponse(result: RouteResult, requestId: string): ApiResponse {
   if ("list" in result) {
     return {
       status: result.status ?? 200,
-      headers: { ...JSON_HEADERS },
+      headers: { ...JSON_HEADERS, ...result.headers },
       body: JSON.stringify({ data: result.list, page: result.page, request_id: requestId }),
     };
   }

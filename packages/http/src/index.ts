@@ -22,4 +22,5 @@ export type { ApiRequest, ApiResponse } from "./exchange";
 export { createHandler, type TminusHandler } from "./fetch";
 export { API_PREFIX, type HandlerOptions } from "./handler";
 export { createNodeListener, type NodeListener } from "./node";
+export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
 export { SCOPES, type Scope } from "./scopes";

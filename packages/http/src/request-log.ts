@@ -3,7 +3,11 @@ import type { RequestLogEntry, Store } from "@tminus/store";
 /** Collects request-log entries and writes them in small batches. */
 export interface RequestLog {
   add(entry: RequestLogEntry): void;
-  /** Writes everything pending; resolves when it is stored. */
+  /**
+   * Resolves once every entry added before the call is stored (or its write failed), including
+   * batches already on their way to the store. GET /usage/requests awaits it, so a client
+   * always sees its own earlier requests.
+   */
   flush(): Promise<void>;
 }
 
@@ -18,17 +22,22 @@ export function createRequestLog(
 ): RequestLog {
   let pending: RequestLogEntry[] = [];
   let scheduled: Promise<void> | null = null;
+  // Batches handed to the store and not yet committed. `scheduled` is cleared when a batch
+  // leaves `pending`, so without this set a flush during a slow commit would return early.
+  const writing = new Set<Promise<void>>();
 
-  const write = async () => {
+  const write = (): Promise<void> => {
     const batch = pending;
     pending = [];
     scheduled = null;
-    if (batch.length === 0) return;
-    try {
-      await store.logRequests(batch);
-    } catch (error) {
-      onError(error, batch[0]!.request_id);
-    }
+    if (batch.length === 0) return Promise.resolve();
+    const done = store.logRequests(batch).then(
+      () => {},
+      (error: unknown) => onError(error, batch[0]!.request_id),
+    );
+    writing.add(done);
+    void done.finally(() => writing.delete(done));
+    return done;
   };
 
   return {
@@ -37,8 +46,9 @@ export function createRequestLog(
       scheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(write);
     },
     async flush() {
-      if (scheduled) await scheduled;
-      else await write();
+      const inFlight = [...writing];
+      await (scheduled ?? write());
+      await Promise.all(inFlight);
     },
   };
 }

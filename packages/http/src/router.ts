@@ -6,7 +6,12 @@ export type RouteHandler<C> = (ctx: C) => Promise<RouteResult>;
 /** What a route returns; the handler wraps `data` in the envelope. */
 export type RouteResult =
   | { status?: number; data: unknown; headers?: Record<string, string> }
-  | { status?: number; list: unknown[]; page: { has_more: boolean; next_cursor: string | null } }
+  | {
+      status?: number;
+      list: unknown[];
+      page: { has_more: boolean; next_cursor: string | null };
+      headers?: Record<string, string>;
+    }
   | { raw: { status: number; headers: Record<string, string>; body: string } };
 
 /** One entry of the route table. */

@@ -1,10 +1,22 @@
-import { formatInstant, type TimerClock, type TimerDefinition } from "@tminus/core";
+import { randomBytes } from "node:crypto";
+import { emptyClock, formatInstant, type TimerClock, type TimerDefinition } from "@tminus/core";
 import type { TimerRecord } from "@tminus/store";
 
 /** What the http layer keeps in a timer row's `data`. */
 export interface TimerData {
   definition: TimerDefinition;
   clock: TimerClock;
+  /** Personalized timers: the HMAC key recipients' URL parameters are signed with. */
+  signing_secret?: string;
+}
+
+/** The stored data of a new timer: a fresh clock, and a signing secret when it needs one. */
+export function newTimerData(definition: TimerDefinition): Record<string, unknown> {
+  const data: TimerData = { definition, clock: emptyClock() };
+  if (definition.type === "personalized") {
+    data.signing_secret = `psk_${randomBytes(32).toString("base64url")}`;
+  }
+  return data as unknown as Record<string, unknown>;
 }
 
 const COMMON = new Set(["name", "type", "timezone", "metadata", "look", "ended"]);
@@ -26,7 +38,7 @@ export function etagOf(record: TimerRecord): string {
 
 /** The timer object of the API (`data` of GET /timers/{id}). */
 export function timerView(record: TimerRecord): Record<string, unknown> {
-  const { definition } = timerData(record);
+  const { definition, signing_secret } = timerData(record);
   const specific: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(definition)) if (!COMMON.has(k)) specific[k] = v;
   return {
@@ -39,6 +51,7 @@ export function timerView(record: TimerRecord): Record<string, unknown> {
     timezone: definition.timezone,
     deadline_at: null,
     ...specific,
+    ...(signing_secret ? { signing_secret } : {}),
     look: definition.look,
     ended: definition.ended,
     metadata: definition.metadata ?? {},

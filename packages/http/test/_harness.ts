@@ -10,6 +10,11 @@ import {
   type IssuedApiKey,
   type TminusConfigInput,
 } from "../src/index";
+import { createResponseValidator, type ResponseValidator } from "./_openapi";
+
+// One validator per test file: the document is built from the source once, schemas compile
+// on first use.
+let responseValidator: ResponseValidator | undefined;
 
 /** A real server on loopback over a real SQLite file, as a user would run it. */
 export interface TestServer {
@@ -88,6 +93,16 @@ export async function startTestServer(config: TminusConfigInput = {}): Promise<T
       } catch {
         json = null;
       }
+      // Every response must match the OpenAPI document for its operation and status.
+      responseValidator ??= createResponseValidator();
+      const problem = responseValidator({
+        method,
+        path,
+        status: res.status,
+        headers: res.headers,
+        text,
+      });
+      if (problem) throw new Error(`response does not match the OpenAPI document: ${problem}`);
       return { status: res.status, headers: res.headers, json, text };
     },
     async close() {

@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import {
-  computeStatus,
-  emptyClock,
   formatInstant,
   TIMER_STATUSES,
   TIMER_TYPES,
@@ -20,7 +18,7 @@ import type { RouteContext } from "../handler";
 import { checkIdempotencyKey, requestFingerprint } from "../idempotency";
 import { readListQuery } from "../paging";
 import type { Route, RouteResult } from "../router";
-import { etagOf, timerData, timerView } from "../timer-view";
+import { etagOf, newTimerData, timerData, timerView } from "../timer-view";
 import { actorOf, issueToError, loadTimer, timerResult } from "./_timer-common";
 
 const NAME_MAX = 200;
@@ -49,7 +47,7 @@ async function createMetered(
     created_at: ctx.now,
     updated_at: ctx.now,
     published_at: null,
-    data: { definition, clock: emptyClock() } as unknown as Record<string, unknown>,
+    data: newTimerData(definition),
   };
   const outcome = await store.createTimer({
     timer,
@@ -231,36 +229,11 @@ async function getTimer(ctx: RouteContext): Promise<RouteResult> {
   return timerResult(await loadTimer(ctx));
 }
 
-async function getTimerStatus(ctx: RouteContext): Promise<RouteResult> {
-  const timer = await loadTimer(ctx);
-  const { definition, clock } = timerData(timer);
-  const status = computeStatus({ definition, clock }, ctx.now);
-  return {
-    data: {
-      object: "timer_status",
-      timer_id: timer.id,
-      type: timer.type,
-      status: timer.status,
-      state: status.state,
-      remaining: status.remaining,
-      ended: status.ended,
-      target_at: status.target_at === null ? null : formatInstant(status.target_at),
-      server_time: formatInstant(ctx.now),
-    },
-  };
-}
-
-/** Timer routes: create, list, read, status, duplicate. */
+/** Timer routes: create, list, read, duplicate. */
 export const timerRoutes: Route<RouteContext>[] = [
   { method: "POST", path: "/timers", scope: "timers:write", handle: createTimer },
   { method: "GET", path: "/timers", scope: "timers:read", handle: listTimers },
   { method: "GET", path: "/timers/{timer_id}", scope: "timers:read", handle: getTimer },
-  {
-    method: "GET",
-    path: "/timers/{timer_id}/status",
-    scope: "timers:read",
-    handle: getTimerStatus,
-  },
   {
     method: "POST",
     path: "/timers/{timer_id}/duplicate",

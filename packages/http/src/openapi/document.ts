@@ -1,0 +1,274 @@
+import { apiRoutes } from "../routes";
+import { type JsonSchema, schemaComponents, schemaRef } from "./components";
+import { API_DESCRIPTION } from "./description";
+import { AUTH_ERRORS, type ErrorCase, errorResponses } from "./error-responses";
+import { successExamples } from "./examples";
+import { OPERATIONS, type OperationSpec, TAGS } from "./operations";
+import { HEADER_COMPONENTS, PARAMETER_COMPONENTS, SUCCESS_HEADERS } from "./parameters";
+
+/** Options of {@link buildOpenApiDocument}. */
+export interface OpenApiOptions {
+  /**
+   * The service's public base URL (config `base_url`); the server entry becomes
+   * `<baseUrl>/api/v1`. Without it the server URL is a template with a `base_url` variable.
+   */
+  baseUrl?: string;
+}
+
+/** The path of the document itself, relative to /api/v1. */
+export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
+
+const SECURITY_SCHEME = "apiKey";
+const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * Builds the OpenAPI 3.1 document of the whole /api/v1 from the route table, the operation
+ * docs and the zod schemas. Deterministic: the same code gives byte-identical JSON, which is
+ * how docs/openapi.json is checked against the source.
+ * @example
+ * const doc = buildOpenApiDocument({ baseUrl: "https://countdown.example.com" });
+ * writeFileSync("openapi.json", JSON.stringify(doc, null, 2));
+ */
+export function buildOpenApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
+  const examples = successExamples();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of apiRoutes) {
+    const spec = OPERATIONS[`${route.method} ${route.path}`];
+    // An undocumented route is left out here and fails test/openapi.test.ts.
+    if (!spec) continue;
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = operation(
+      route.path,
+      spec,
+      route.scope,
+      examples,
+    );
+  }
+  paths[OPENAPI_DOCUMENT_PATH] = { get: documentOperation() };
+  const responses = hoistSharedResponses(paths);
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "tminus API",
+      version: "1.0.0",
+      summary: "Countdown timers for pages, embeds and email, over HTTP.",
+      description: API_DESCRIPTION,
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+    servers: [server(options.baseUrl)],
+    security: [{ [SECURITY_SCHEME]: [] }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    paths: sortPaths(paths),
+    // Webhook events (decisions.md, Webhooks) will be described here once they are sent.
+    webhooks: {},
+    components: {
+      schemas: schemaComponents(),
+      responses,
+      examples: Object.fromEntries(
+        Object.entries(examples).map(([name, value]) => [name, { value }]),
+      ),
+      headers: HEADER_COMPONENTS,
+      parameters: PARAMETER_COMPONENTS,
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "svc_test_… or svc_live_… API key",
+          description:
+            "`Authorization: Bearer <API_KEY>`, exactly one space. The key decides the account and the environment. Each operation's security requirement names the scope it needs (a key issued with `*` has them all).",
+        },
+      },
+    },
+  };
+}
+
+function server(baseUrl: string | undefined) {
+  if (baseUrl !== undefined) {
+    return { url: `${baseUrl.replace(/\/+$/, "")}/api/v1`, description: "This service." };
+  }
+  return {
+    url: "{base_url}/api/v1",
+    description: "Your tminus deployment (config `base_url`).",
+    variables: {
+      base_url: {
+        default: "http://localhost:8787",
+        description: "The service's public base URL, without a trailing slash.",
+      },
+    },
+  };
+}
+
+function ref(kind: "parameters" | "headers", name: string) {
+  return { $ref: `#/components/${kind}/${name}` };
+}
+
+function operation(
+  path: string,
+  spec: OperationSpec,
+  scope: string,
+  examples: Record<string, unknown>,
+) {
+  const parameters: unknown[] = [];
+  const errors: ErrorCase[] = [...AUTH_ERRORS];
+  if (path.includes("{timer_id}")) {
+    parameters.push(ref("parameters", "TimerId"));
+    errors.push({ code: "invalid_timer_id" }, { code: "not_found" });
+  }
+  for (const header of spec.headers ?? []) parameters.push(ref("parameters", header));
+  if (spec.list) {
+    parameters.push(ref("parameters", "Limit"), ref("parameters", "Cursor"));
+    errors.push({ code: "validation_error" });
+  }
+  for (const q of spec.query ?? []) {
+    parameters.push({
+      name: q.name,
+      in: "query",
+      description: q.description,
+      schema: q.schema,
+      ...(q.example === undefined ? {} : { example: q.example }),
+    });
+  }
+  errors.push(...(spec.errors ?? []));
+
+  const headers: Record<string, unknown> = {};
+  for (const h of [...SUCCESS_HEADERS, ...(spec.success.headers ?? [])]) {
+    headers[h] = ref("headers", h);
+  }
+  const example = spec.success.schema in examples ? spec.success.schema : undefined;
+  return {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: `${spec.description}\n\nScope: \`${scope}\`.`,
+    tags: [spec.tag],
+    security: [{ [SECURITY_SCHEME]: [scope] }],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(spec.body
+      ? {
+          requestBody: {
+            required: spec.body.required,
+            description: spec.body.description,
+            content: {
+              "application/json": {
+                schema: schemaRef(spec.body.schema),
+                ...(spec.body.example === undefined ? {} : { example: spec.body.example }),
+              },
+            },
+          },
+        }
+      : {}),
+    responses: {
+      [String(spec.success.status)]: {
+        description: spec.success.description,
+        headers,
+        content: {
+          "application/json": {
+            schema: schemaRef(spec.success.schema),
+            ...(example === undefined
+              ? {}
+              : { examples: { [example]: { $ref: `#/components/examples/${example}` } } }),
+          },
+        },
+      },
+      ...errorResponses(errors, true),
+    },
+  };
+}
+
+/** GET /openapi.json: public, answered before authentication. */
+function documentOperation() {
+  const schema: JsonSchema = {
+    type: "object",
+    required: ["openapi", "info", "paths"],
+    properties: {
+      openapi: { type: "string", pattern: "^3\\.1\\." },
+      info: { type: "object" },
+      paths: { type: "object" },
+    },
+  };
+  return {
+    operationId: "getOpenApiDocument",
+    summary: "Read this document",
+    description:
+      "This OpenAPI 3.1 document. Needs no key: it is answered before authentication, is not rate limited and is not logged. Cacheable for 5 minutes. The same document is in the repository as docs/openapi.json.",
+    tags: ["API description"],
+    security: [],
+    responses: {
+      "200": {
+        description: "The OpenAPI document.",
+        headers: { "X-Request-Id": ref("headers", "X-Request-Id") },
+        content: { "application/json": { schema } },
+      },
+      ...errorResponses([{ code: "internal_error" }], false),
+    },
+  };
+}
+
+/**
+ * Moves error responses that several operations share verbatim (401, 403, 429, 500 and the
+ * common 400/404 sets) to `components.responses`, named after their codes: the document stays
+ * readable and a fraction of the size, with no change in meaning.
+ */
+function hoistSharedResponses(paths: Record<string, Record<string, unknown>>) {
+  type Op = { responses: Record<string, unknown> };
+  const ops = Object.values(paths).flatMap((methods) => Object.values(methods) as Op[]);
+  const uses = new Map<string, number>();
+  for (const op of ops) {
+    for (const [status, response] of Object.entries(op.responses)) {
+      if (status.startsWith("2")) continue;
+      const key = JSON.stringify(response);
+      uses.set(key, (uses.get(key) ?? 0) + 1);
+    }
+  }
+  const names = new Map<string, string>();
+  const components: Record<string, unknown> = {};
+  for (const op of ops) {
+    for (const [status, response] of Object.entries(op.responses)) {
+      const key = JSON.stringify(response);
+      if (status.startsWith("2") || (uses.get(key) ?? 0) < 2) continue;
+      let name = names.get(key);
+      if (!name) {
+        name = uniqueName(responseName(status, response), components);
+        names.set(key, name);
+        components[name] = response;
+      }
+      op.responses[status] = { $ref: `#/components/responses/${name}` };
+    }
+  }
+  return Object.fromEntries(Object.entries(components).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+// "401 unauthorized/invalid_api_key" becomes "Unauthorized401" style names from the codes.
+function responseName(status: string, response: unknown): string {
+  const codes = (
+    response as {
+      content: {
+        "application/json": {
+          schema: { properties: { error: { properties: { code: { enum: string[] } } } } };
+        };
+      };
+    }
+  ).content["application/json"].schema.properties.error.properties.code.enum;
+  const pascal = (code: string) =>
+    code.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
+  return `${codes.map(pascal).join("Or")}${status}`;
+}
+
+function uniqueName(base: string, taken: Record<string, unknown>): string {
+  let name = base;
+  for (let i = 2; name in taken; i++) name = `${base}_${i}`;
+  return name;
+}
+
+// Paths in a stable, readable order: by path, so a resource's operations stay together.
+function sortPaths(paths: Record<string, Record<string, unknown>>) {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const path of Object.keys(paths).sort()) {
+    const methods = paths[path]!;
+    out[path] = Object.fromEntries(
+      HTTP_METHODS.filter((m) => m in methods).map((m) => [m, methods[m]]),
+    );
+  }
+  return out;
+}
