@@ -1,3 +1,4 @@
+import type { CursorCodec, CursorPosition } from "./cursor";
 import { validationError } from "./errors";
 
 /** Limits of the specification's paging section. */
@@ -56,4 +57,30 @@ function readCursor(raw: string | null): string | null {
 export interface PageInfo {
   has_more: boolean;
   next_cursor: string | null;
+}
+
+/**
+ * The list result of a keyset query that fetched `limit + 1` rows: the page, whether more
+ * exist (the extra row), and a cursor sealed at the last row shown.
+ */
+export function keysetPage<T>(
+  rows: readonly T[],
+  limit: number,
+  options: {
+    view: (row: T) => unknown;
+    position: (row: T) => CursorPosition;
+    cursors: CursorCodec;
+    binding: string;
+  },
+): { list: unknown[]; page: PageInfo } {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const hasMore = rows.length > limit && last !== undefined;
+  return {
+    list: page.map(options.view),
+    page: {
+      has_more: hasMore,
+      next_cursor: hasMore ? options.cursors.encode(options.position(last), options.binding) : null,
+    },
+  };
 }

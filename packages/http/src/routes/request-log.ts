@@ -4,7 +4,7 @@ import { environmentOfKey, hasValidChecksum } from "../api-key-format";
 import { validationError } from "../errors";
 import type { RouteContext } from "../handler";
 import { requestLogCutoff } from "../housekeeping";
-import { readListQuery } from "../paging";
+import { keysetPage, readListQuery } from "../paging";
 import type { Route, RouteResult } from "../router";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -115,17 +115,12 @@ async function listRequestLog(ctx: RouteContext): Promise<RouteResult> {
   // Newest first, so everything after the first entry past the window is past it too.
   const cutoff = requestLogCutoff(config, ctx.now);
   const visible = rows.filter((row) => row.created_at >= cutoff);
-  const page = visible.slice(0, limit);
-  const hasMore = visible.length > limit;
-  const last = page[page.length - 1];
-  return {
-    list: page.map(entryView),
-    page: {
-      has_more: hasMore,
-      next_cursor:
-        hasMore && last ? cursors.encode({ value: last.created_at, id: last.id }, binding) : null,
-    },
-  };
+  return keysetPage(visible, limit, {
+    view: entryView,
+    position: (row) => ({ value: row.created_at, id: row.id }),
+    cursors,
+    binding,
+  });
 }
 
 /** GET /usage/requests, with the `request_log:read` scope. */

@@ -1,7 +1,7 @@
 import { formatInstant } from "@tminus/core";
 import type { ActivityEntry } from "@tminus/store";
 import type { RouteContext } from "../handler";
-import { readListQuery } from "../paging";
+import { keysetPage, readListQuery } from "../paging";
 import type { Route, RouteResult } from "../router";
 import { loadTimer } from "./_timer-common";
 
@@ -35,19 +35,12 @@ async function listActivity(ctx: RouteContext): Promise<RouteResult> {
     before_revision: after?.value,
     limit: limit + 1,
   });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const hasMore = rows.length > limit;
-  return {
-    list: page.map(activityView),
-    page: {
-      has_more: hasMore,
-      next_cursor:
-        hasMore && last
-          ? ctx.services.cursors.encode({ value: last.revision, id: last.id }, binding)
-          : null,
-    },
-  };
+  return keysetPage(rows, limit, {
+    view: activityView,
+    position: (row) => ({ value: row.revision, id: row.id }),
+    cursors: ctx.services.cursors,
+    binding,
+  });
 }
 
 /** The activity log route. */

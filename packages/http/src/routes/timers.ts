@@ -16,7 +16,7 @@ import { dataEnvelope, JSON_HEADERS } from "../envelope";
 import { ApiError, validationError } from "../errors";
 import type { RouteContext } from "../handler";
 import { checkIdempotencyKey, requestFingerprint } from "../idempotency";
-import { readListQuery } from "../paging";
+import { keysetPage, readListQuery } from "../paging";
 import type { Route, RouteResult } from "../router";
 import { etagOf, newTimerData, timerData, timerView } from "../timer-view";
 import { actorOf, issueToError, loadTimer, timerResult } from "./_timer-common";
@@ -210,19 +210,12 @@ async function listTimers(ctx: RouteContext): Promise<RouteResult> {
     after,
     limit: limit + 1,
   });
-  const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
-  const last = page[page.length - 1];
-  return {
-    list: page.map(timerView),
-    page: {
-      has_more: hasMore,
-      next_cursor:
-        hasMore && last
-          ? ctx.services.cursors.encode({ value: last[sort.field], id: last.id }, binding)
-          : null,
-    },
-  };
+  return keysetPage(rows, limit, {
+    view: timerView,
+    position: (row) => ({ value: row[sort.field], id: row.id }),
+    cursors: ctx.services.cursors,
+    binding,
+  });
 }
 
 async function getTimer(ctx: RouteContext): Promise<RouteResult> {
