@@ -12,6 +12,7 @@ export default defineConfig({
       "@tminus/store/test-suite": src("./packages/store/test/store-suite.ts"),
       "@tminus/store": src("./packages/store/src/index.ts"),
       "@tminus/http": src("./packages/http/src/index.ts"),
+      "@tminus/render": src("./packages/render/src/index.ts"),
     },
   },
   test: {
@@ -21,6 +22,7 @@ export default defineConfig({
       { extends: true, test: { name: "core", include: ["packages/core/test/**/*.test.ts"] } },
       { extends: true, test: { name: "store", include: ["packages/store/test/**/*.test.ts"] } },
       { extends: true, test: { name: "http", include: ["packages/http/test/**/*.test.ts"] } },
+      { extends: true, test: { name: "render", include: ["packages/render/test/**/*.test.ts"] } },
       { extends: true, test: { name: "cli", include: ["packages/cli/test/**/*.test.ts"] } },
       { extends: true, test: { name: "examples", include: ["examples/*/test/**/*.test.ts"] } },
     ],

@@ -2,6 +2,7 @@
 import { Command } from "commander";
 import { registerAccounts } from "./commands/accounts";
 import { registerKeys } from "./commands/keys";
+import { registerRender } from "./commands/render";
 import { registerServe } from "./commands/serve";
 import { CliError } from "./options";
 
@@ -13,6 +14,7 @@ const program = new Command()
 registerServe(program);
 registerKeys(program);
 registerAccounts(program);
+registerRender(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CliError) {

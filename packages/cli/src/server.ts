@@ -3,6 +3,7 @@ import {
   createAdmin,
   createHandler,
   createNodeListener,
+  createWebhookWorker,
   type IssuedApiKey,
   type TminusConfig,
 } from "@tminus/http";
@@ -22,7 +23,7 @@ export interface RunningServer {
   /** Keys created on first start (secrets included), or null when the store had accounts. */
   bootstrapped: IssuedApiKey[] | null;
   server: Server;
-  /** Stops accepting, flushes the request log and closes the store. */
+  /** Stops accepting, finishes webhook attempts in flight, flushes the request log, closes the store. */
   close(): Promise<void>;
 }
 
@@ -40,6 +41,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  // The webhook worker runs beside the API: it fires time-based events and delivers the
+  // outbox. Several `serve` processes on one database never send one attempt twice.
+  const worker = createWebhookWorker({ store, config });
+  worker.start();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -50,6 +55,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
+      await worker.stop();
       await handler.close();
       await store.close();
     },

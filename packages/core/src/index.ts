@@ -16,7 +16,12 @@ export {
   type TimerType,
 } from "./schema/constants";
 export { DEFAULT_ENDED, type Ended, endedSchema } from "./schema/ended";
-export { fieldPath, type ValidationIssue, type ValidationResult } from "./schema/issues";
+export {
+  fieldPath,
+  toValidationIssues,
+  type ValidationIssue,
+  type ValidationResult,
+} from "./schema/issues";
 export {
   DEFAULT_LOOK,
   type Look,

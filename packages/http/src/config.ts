@@ -10,6 +10,20 @@ export interface PlanLimits {
   max_keys: number;
 }
 
+/** Webhook delivery settings (docs/webhooks.md). */
+export interface WebhookConfig {
+  /** Accept `http://` destination URLs (development); otherwise HTTPS only. */
+  allow_http: boolean;
+  /** Skip the SSRF address check, so loopback and private receivers work (development, tests). */
+  allow_private_destinations: boolean;
+  /** Time allowed for one attempt, connection to last byte, in ms. */
+  timeout_ms: number;
+  /** Live destinations per account and environment. */
+  max_destinations: number;
+  /** Waits before each retry, in seconds; after the last one fails the delivery is failed. */
+  retry_delays_seconds: number[];
+}
+
 /** The operator's configuration (the JSON file of `tminus serve --config`). */
 export interface TminusConfig {
   /** Limits of the sandbox environment, whatever the account's plan. */
@@ -26,6 +40,8 @@ export interface TminusConfig {
   idempotency_ttl_hours: number;
   /** Largest accepted request body in bytes. */
   max_body_bytes: number;
+  /** Webhook delivery settings. */
+  webhooks: WebhookConfig;
 }
 
 /** Input shape of the config: every field optional, plans merged field by field. */
@@ -37,6 +53,7 @@ export interface TminusConfigInput {
   request_log_retention_days?: number;
   idempotency_ttl_hours?: number;
   max_body_bytes?: number;
+  webhooks?: Partial<WebhookConfig>;
 }
 
 /** The defaults of decisions.md. */
@@ -51,6 +68,14 @@ export const DEFAULT_CONFIG: TminusConfig = {
   request_log_retention_days: 30,
   idempotency_ttl_hours: 24,
   max_body_bytes: 65536,
+  webhooks: {
+    allow_http: false,
+    allow_private_destinations: false,
+    timeout_ms: 10_000,
+    max_destinations: 20,
+    // decisions.md: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then failed.
+    retry_delays_seconds: [5, 300, 1800, 7200, 18000, 36000, 36000],
+  },
 };
 
 const LIMIT_FIELDS = ["requests_per_minute", "new_timers_per_cycle", "max_keys"] as const;
@@ -62,6 +87,7 @@ const TOP_FIELDS = new Set([
   "request_log_retention_days",
   "idempotency_ttl_hours",
   "max_body_bytes",
+  "webhooks",
   "$schema",
 ]);
 
@@ -143,7 +169,69 @@ export function resolveConfig(input: TminusConfigInput = {}): TminusConfig {
       input.max_body_bytes ?? DEFAULT_CONFIG.max_body_bytes,
       "config.max_body_bytes",
     ),
+    webhooks: resolveWebhookConfig(input.webhooks),
   };
+}
+
+const WEBHOOK_FIELDS = new Set(Object.keys(DEFAULT_CONFIG.webhooks));
+
+function flag(value: unknown, path: string): boolean {
+  if (typeof value !== "boolean") throw new ConfigError(`${path} must be true or false`);
+  return value;
+}
+
+function intBetween(value: unknown, path: string, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${path} must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function resolveWebhookConfig(input: unknown): WebhookConfig {
+  const d = DEFAULT_CONFIG.webhooks;
+  if (input === undefined) return { ...d, retry_delays_seconds: [...d.retry_delays_seconds] };
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new ConfigError("config.webhooks must be an object");
+  }
+  for (const k of Object.keys(input)) {
+    if (!WEBHOOK_FIELDS.has(k))
+      throw new ConfigError(`config.webhooks.${k} is not a known setting`);
+  }
+  const w = input as Partial<Record<keyof WebhookConfig, unknown>>;
+  const delays = w.retry_delays_seconds ?? d.retry_delays_seconds;
+  // Fractions are allowed so tests and development can retry within a second.
+  if (
+    !Array.isArray(delays) ||
+    delays.length > 20 ||
+    !delays.every((s) => typeof s === "number" && Number.isFinite(s) && s > 0 && s <= 86_400)
+  ) {
+    throw new ConfigError(
+      "config.webhooks.retry_delays_seconds must be a list of at most 20 numbers of seconds, each above 0 and at most 86400",
+    );
+  }
+  return {
+    allow_http: flag(w.allow_http ?? d.allow_http, "config.webhooks.allow_http"),
+    allow_private_destinations: flag(
+      w.allow_private_destinations ?? d.allow_private_destinations,
+      "config.webhooks.allow_private_destinations",
+    ),
+    timeout_ms: intBetween(w.timeout_ms ?? d.timeout_ms, "config.webhooks.timeout_ms", 100, 60_000),
+    max_destinations: intBetween(
+      w.max_destinations ?? d.max_destinations,
+      "config.webhooks.max_destinations",
+      0,
+      1000,
+    ),
+    retry_delays_seconds: [...(delays as number[])],
+  };
+}
+
+/**
+ * The webhook settings of a config. A caller may hand the handler an already-resolved config
+ * built before webhooks existed; the defaults then apply.
+ */
+export function webhookConfig(config: TminusConfig): WebhookConfig {
+  return config.webhooks ?? DEFAULT_CONFIG.webhooks;
 }
 
 /** The limits that apply to an account's plan in an environment. */

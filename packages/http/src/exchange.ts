@@ -18,7 +18,8 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** Text for JSON and HTML, bytes for images. */
+  body: string | Uint8Array;
 }
 
 /** The body was larger than the configured limit. */

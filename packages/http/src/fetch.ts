@@ -44,5 +44,5 @@ function fromFetchRequest(request: Request): ApiRequest {
 }
 
 function toFetchResponse(res: ApiResponse): Response {
-  return new Response(res.body, { status: res.status, headers: res.headers });
+  return new Response(res.body as BodyInit, { status: res.status, headers: res.headers });
 }

@@ -10,6 +10,8 @@ import { type ApiRequest, type ApiResponse, BodyTooLargeError } from "./exchange
 import { createHousekeeping } from "./housekeeping";
 import { uuidv7 } from "./ids";
 import { OPENAPI_PATH, openApiEndpoint } from "./openapi/serve";
+import { createPublicRoutes } from "./public/routes";
+import { isPublicPath } from "./public/urls";
 import { applyRateLimit, type RateLimitState, rateLimitHeaders } from "./rate-limit";
 import { createRequestLog, type RequestLog } from "./request-log";
 import { createRouter, type RouteResult } from "./router";
@@ -65,6 +67,7 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
     ((error: unknown, requestId: string) =>
       console.error(`[tminus] internal error (request ${requestId})`, error));
   const router = createRouter<RouteContext>(API_PREFIX, apiRoutes);
+  const publicRoutes = createPublicRoutes({ store, config });
   const requestLog: RequestLog = createRequestLog(store, onError);
   const housekeeping = createHousekeeping(store, config, onError);
   const openApi = openApiEndpoint(config.base_url);
@@ -100,6 +103,24 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
       }
       doc.headers["x-request-id"] = requestId;
       return doc;
+    }
+    // Public render routes: no key, not metered, never in the request log.
+    if (isPublicPath(req.path)) {
+      let pub: ApiResponse | null;
+      try {
+        pub = await publicRoutes(req, at);
+      } catch (error) {
+        onError(error, requestId);
+        pub = {
+          status: 500,
+          headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+          body: "The countdown could not be shown right now.",
+        };
+      }
+      if (pub) {
+        pub.headers["x-request-id"] = requestId;
+        return pub;
+      }
     }
     let auth: AuthContext | undefined;
     let rate: RateLimitState | undefined;
@@ -178,7 +199,8 @@ function pickRetry(response: ApiResponse): Record<string, string> {
   return out;
 }
 
-function errorCodeOf(body: string): string | null {
+function errorCodeOf(body: string | Uint8Array): string | null {
+  if (typeof body !== "string") return null;
   const m = /"code":"([a-z_]+)"/.exec(body);
   return m ? m[1]! : null;
 }

@@ -15,6 +15,7 @@ export {
   resolveConfig,
   type TminusConfig,
   type TminusConfigInput,
+  type WebhookConfig,
 } from "./config";
 export { type BillingCycle, cycleAt } from "./cycle";
 export { ApiError, ERROR_STATUS, type ErrorCode } from "./errors";
@@ -24,3 +25,10 @@ export { API_PREFIX, type HandlerOptions } from "./handler";
 export { createNodeListener, type NodeListener } from "./node";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
 export { SCOPES, type Scope } from "./scopes";
+export { type BlockedReason, blockedReason } from "./webhooks/address-policy";
+export { type HostResolver, type ResolvedAddress, resolveDestination } from "./webhooks/resolve";
+export {
+  createWebhookWorker,
+  type WebhookWorker,
+  type WebhookWorkerOptions,
+} from "./webhooks/worker";

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ApiRequest, BodyTooLargeError, readLimited } from "./exchange";
 import { DISPATCH, type TminusHandler } from "./fetch";
 import { API_PREFIX, type Dispatch } from "./handler";
+import { isPublicPath } from "./public/urls";
 
 /** A `node:http` style listener; `next` (Express, Connect) receives requests that are not ours. */
 export type NodeListener = (
@@ -13,7 +14,8 @@ export type NodeListener = (
 /**
  * Adapts a handler to `(req, res)` for node:http, Express, Fastify (with body parsing off for
  * the route) and Connect-style apps. Requests outside `/api/v1` go to `next` when given, so the
- * handler can be mounted in front of an existing app. The path is `req.url`, so a mount point
+ * handler can be mounted in front of an existing app (the public render routes, `/t/...` and
+ * `/embed.js`, are the handler's too). The path is `req.url`, so a mount point
  * that strips its prefix (Express `app.use("/countdown", ...)`) works unchanged.
  * @example
  * app.use(createNodeListener(createHandler({ store })));
@@ -24,7 +26,7 @@ export function createNodeListener(handler: TminusHandler): NodeListener {
     const raw = req.url ?? "/";
     const q = raw.indexOf("?");
     const path = q === -1 ? raw : raw.slice(0, q);
-    if (next && path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
+    if (next && path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`) && !isPublicPath(path)) {
       next();
       return;
     }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { emptyClock, formatInstant, type TimerClock, type TimerDefinition } from "@tminus/core";
 import type { TimerRecord } from "@tminus/store";
+import { publicUrls } from "./public/urls";
 
 /** What the http layer keeps in a timer row's `data`. */
 export interface TimerData {
@@ -37,7 +38,7 @@ export function etagOf(record: TimerRecord): string {
 }
 
 /** The timer object of the API (`data` of GET /timers/{id}). */
-export function timerView(record: TimerRecord): Record<string, unknown> {
+export function timerView(record: TimerRecord, baseUrl?: string): Record<string, unknown> {
   const { definition, signing_secret } = timerData(record);
   const specific: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(definition)) if (!COMMON.has(k)) specific[k] = v;
@@ -59,6 +60,8 @@ export function timerView(record: TimerRecord): Record<string, unknown> {
     created_at: formatInstant(record.created_at),
     updated_at: formatInstant(record.updated_at),
     published_at: record.published_at === null ? null : formatInstant(record.published_at),
-    urls: null,
+    // Public URLs exist only while the timer is published (drafts and archived timers are
+    // never shown publicly).
+    urls: record.status === "published" && baseUrl ? publicUrls(baseUrl, record.id) : null,
   };
 }

@@ -45,17 +45,24 @@ export interface TestResponse {
   text: string;
 }
 
-export async function startTestServer(config: TminusConfigInput = {}): Promise<TestServer> {
+export async function startTestServer(
+  config: TminusConfigInput = {},
+  options: { baseUrlIsServer?: boolean } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "tminus-http-"));
   const dbPath = join(dir, "tminus.db");
   const store = sqliteStore({ path: dbPath });
   let fixed: number | null = null;
   const now = () => fixed ?? Date.now();
-  const handler = createHandler({ store, config, now, onError: () => {} });
-  const server: Server = createServer(createNodeListener(handler));
+  // Listen first, so that a test can make the public URLs point at this very server.
+  let listener: ReturnType<typeof createNodeListener> | undefined;
+  const server: Server = createServer((req, res) => listener!(req, res));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const addr = server.address();
   const url = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;
+  if (options.baseUrlIsServer) config = { ...config, base_url: url };
+  const handler = createHandler({ store, config, now, onError: () => {} });
+  listener = createNodeListener(handler);
   const admin = createAdmin({ store, config, now });
   let accounts = 0;
 

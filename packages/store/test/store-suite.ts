@@ -10,6 +10,9 @@ import { housekeepingTests } from "./suite/housekeeping";
 import { listTimersTests } from "./suite/list-timers";
 import { meteringTests } from "./suite/metering";
 import { requestLogTests } from "./suite/request-log";
+import { viewerTests } from "./suite/viewers";
+import { webhookDeliveryTests } from "./suite/webhook-deliveries";
+import { webhookTests } from "./suite/webhooks";
 
 /** Makes the store for one test; `cleanup` runs after the store is closed. */
 export type StoreFactory = () => Promise<{ store: Store; cleanup?: () => Promise<void> }>;
@@ -50,6 +53,9 @@ export function runStoreSuite(name: string, factory: StoreFactory): void {
     listTimersTests(ctx);
     concurrencyTests(ctx);
     requestLogTests(ctx);
+    viewerTests(ctx);
     housekeepingTests(ctx);
+    webhookTests(ctx);
+    webhookDeliveryTests(ctx);
   });
 }

@@ -24,6 +24,7 @@ import {
   timeZoneSchema,
   usageSchema,
 } from "./schemas";
+import { WEBHOOK_REQUEST_SCHEMAS, WEBHOOK_RESPONSE_SCHEMAS } from "./webhook-schemas";
 
 /** A JSON Schema (draft 2020-12) object as it appears in the document. */
 export type JsonSchema = Record<string, unknown>;
@@ -47,6 +48,7 @@ const REQUEST_SCHEMAS = {
   PersonalizationInput: personalizationSchema,
   DuplicateRequest: duplicateRequestSchema,
   ExtendRequest: extendRequestSchema,
+  ...WEBHOOK_REQUEST_SCHEMAS,
 } satisfies Record<string, z.ZodType>;
 
 /** Response shapes, converted with `io: "output"`: what the service sends (defaults filled). */
@@ -72,6 +74,7 @@ const RESPONSE_SCHEMAS = {
   TimeZoneList: listEnvelope(timeZoneSchema),
   RequestLogList: listEnvelope(requestLogEntrySchema),
   ActivityList: listEnvelope(activityEntrySchema),
+  ...WEBHOOK_RESPONSE_SCHEMAS,
 } satisfies Record<string, z.ZodType>;
 
 /** Names of the response components, for operations to reference. */

@@ -5,6 +5,7 @@ import { AUTH_ERRORS, type ErrorCase, errorResponses } from "./error-responses";
 import { successExamples } from "./examples";
 import { OPERATIONS, type OperationSpec, TAGS } from "./operations";
 import { HEADER_COMPONENTS, PARAMETER_COMPONENTS, SUCCESS_HEADERS } from "./parameters";
+import { webhookEventDocs, webhookPathErrors } from "./webhook-operations";
 
 /** Options of {@link buildOpenApiDocument}. */
 export interface OpenApiOptions {
@@ -61,8 +62,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Record<strin
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths: sortPaths(paths),
-    // Webhook events (decisions.md, Webhooks) will be described here once they are sent.
-    webhooks: {},
+    // The events sent to webhook destinations (decisions.md, Webhooks).
+    webhooks: webhookEventDocs(),
     components: {
       schemas: schemaComponents(),
       responses,
@@ -115,6 +116,10 @@ function operation(
   if (path.includes("{timer_id}")) {
     parameters.push(ref("parameters", "TimerId"));
     errors.push({ code: "invalid_timer_id" }, { code: "not_found" });
+  }
+  for (const { parameter, errors: derived } of webhookPathErrors(path)) {
+    parameters.push(ref("parameters", parameter));
+    errors.push(...derived);
   }
   for (const header of spec.headers ?? []) parameters.push(ref("parameters", header));
   if (spec.list) {

@@ -50,7 +50,7 @@ const GENERIC: Record<ErrorCode, { when: string; message: string; details?: obje
     details: { field: "timezone" },
   },
   not_found: {
-    when: "no such timer in this account and environment (a timer of the other environment included)",
+    when: "no such timer, webhook destination, rule or delivery in this account and environment (one of the other environment included)",
     message: "no timer 0b6c3c1e-3f0a-4d5e-9a43-8f1b2c3d4e5f in this production account",
   },
   idempotency_conflict: {

@@ -5,6 +5,7 @@ import type { RequestSchemaName, ResponseSchemaName } from "./components";
 import type { ErrorCase } from "./error-responses";
 import { TIMER_CREATE_EXAMPLE } from "./examples";
 import type { HeaderName, ParameterName } from "./parameters";
+import { WEBHOOK_OPERATIONS } from "./webhook-operations";
 
 /** How one route is documented. Path parameters, scope and the common errors are derived. */
 export interface OperationSpec {
@@ -50,6 +51,8 @@ export const TAGS = {
   "Timer actions":
     "Lifecycle and clock actions. Each needs If-Match, is recorded in the activity log and answers the changed timer.",
   "Time zones": "The authoritative list of accepted IANA time zone identifiers.",
+  Webhooks:
+    "Destinations, rules on timers and the deliveries of signed timer events (see the webhooks section for the events themselves).",
   "API description": "This document.",
 } as const;
 
@@ -478,4 +481,5 @@ export const OPERATIONS: Record<string, OperationSpec> = {
       actionOperation(action),
     ]),
   ),
+  ...WEBHOOK_OPERATIONS,
 };

@@ -1,5 +1,6 @@
 import { TZDB_VERSION } from "@tminus/core";
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../paging";
+import { WEBHOOK_PARAMETER_COMPONENTS } from "./webhook-operations";
 
 const integer = { type: "integer" } as const;
 
@@ -125,6 +126,7 @@ export const PARAMETER_COMPONENTS = {
       'The timer\'s revision from your last read: its ETag (`"r3"`) or its `revision` field (`r3`). Missing: `400 missing_field`; stale: `409 revision_conflict` (re-read, then retry).',
     schema: { type: "string" },
   },
+  ...(WEBHOOK_PARAMETER_COMPONENTS as Record<"DestinationId" | "RuleId" | "DeliveryId", object>),
 } as const;
 
 /** A shared parameter's name. */

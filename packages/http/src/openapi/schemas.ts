@@ -94,9 +94,27 @@ const timerServerFields = {
   created_at: instant(),
   updated_at: instant(),
   published_at: instant().nullable().meta({ description: "First publication, or null." }),
-  urls: z.null().meta({
-    description: "Public URLs (hosted page, embed, GIF, PNG): null until public renders ship.",
-  }),
+  urls: z
+    .object({
+      page: z.string().meta({ description: "Hosted countdown page." }),
+      embed: z.string().meta({ description: "Embed HTML, for an iframe." }),
+      gif: z.string().meta({
+        description:
+          "Animated email GIF (query: r recipient id; deadline/start/sig for personalized timers; frames 1-60, scale 1|2, variant light|dark, width 100-1200).",
+      }),
+      png: z
+        .string()
+        .meta({ description: "Still PNG of the current remaining time (same query)." }),
+      embed_script: z.string().meta({
+        description: 'Script that turns <div data-tminus-timer="EMBED_URL"> into an iframe.',
+      }),
+    })
+    .strict()
+    .nullable()
+    .meta({
+      description:
+        "Public URLs while the timer is published; null for drafts and archived timers (never shown publicly).",
+    }),
 };
 // Non-fixed timers carry `deadline_at: null`, so every timer object has the field.
 const noDeadline = { deadline_at: z.null() };

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { ValidationIssue } from "@tminus/core";
-import type { Actor, TimerChange, TimerRecord } from "@tminus/store";
+import type { Actor, TimerChange, TimerRecord, WebhookEventType } from "@tminus/store";
 import { ApiError, validationError } from "../errors";
 import type { RouteContext } from "../handler";
 import { timerIdParam } from "../ids";
 import type { RouteResult } from "../router";
 import { etagOf, timerView } from "../timer-view";
+import { changeEvent } from "../webhooks/events";
 
 /** A core validation issue as the specification's error (code, message, `details.field`). */
 export function issueToError(issue: ValidationIssue): ApiError {
@@ -74,7 +75,21 @@ export async function changeTimer(
     actor: actorOf(ctx),
     activity_id: randomUUID(),
     now: ctx.now,
-    change,
+    // Every change and control action emits its webhook event (`timer.<action>`, e.g.
+    // timer.published), written in the same transaction as the change itself.
+    change: (current) => {
+      const applied = change(current);
+      return {
+        ...applied,
+        events: [
+          changeEvent(
+            `timer.${applied.action}` as WebhookEventType,
+            ctx.now,
+            ctx.services.config.base_url,
+          ),
+        ],
+      };
+    },
   });
   if (outcome.kind === "not_found") throw notFound(id, key.environment);
   if (outcome.kind === "revision_conflict") {
@@ -88,8 +103,11 @@ export async function changeTimer(
 }
 
 /** A timer response with its ETag. */
-export function timerResult(timer: TimerRecord): RouteResult {
-  return { data: timerView(timer), headers: { etag: etagOf(timer) } };
+export function timerResult(ctx: RouteContext, timer: TimerRecord): RouteResult {
+  return {
+    data: timerView(timer, ctx.services.config.base_url),
+    headers: { etag: etagOf(timer) },
+  };
 }
 
 /** Top-level fields whose JSON differs, with their values before and after. */

@@ -8,6 +8,9 @@ import { timerStatusRoutes } from "./timer-status";
 import { timerRoutes } from "./timers";
 import { timezoneRoutes } from "./timezones";
 import { usageRoutes } from "./usage";
+import { webhookDeliveryRoutes } from "./webhook-deliveries";
+import { webhookDestinationRoutes } from "./webhook-destinations";
+import { webhookRuleRoutes } from "./webhook-rules";
 
 /** The whole /api/v1 route table, one module per resource. */
 export const apiRoutes: Route<RouteContext>[] = [
@@ -19,4 +22,7 @@ export const apiRoutes: Route<RouteContext>[] = [
   ...timerActionRoutes,
   ...timerActivityRoutes,
   ...timezoneRoutes,
+  ...webhookDestinationRoutes,
+  ...webhookRuleRoutes,
+  ...webhookDeliveryRoutes,
 ];

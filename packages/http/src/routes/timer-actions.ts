@@ -193,7 +193,7 @@ function actionRoute(action: ActionName): Route<RouteContext> {
       const timer = await changeTimer(ctx, (current) =>
         transition(action, current, ctx.now, seconds),
       );
-      return timerResult(timer);
+      return timerResult(ctx, timer);
     },
   };
 }

@@ -32,7 +32,7 @@ async function patchTimer(ctx: RouteContext): Promise<RouteResult> {
       data: { definition: next.value, clock } as unknown as Record<string, unknown>,
     };
   });
-  return timerResult(timer);
+  return timerResult(ctx, timer);
 }
 
 /** DELETE /timers/{id}: gone from every read and list; its allowance unit stays used. */

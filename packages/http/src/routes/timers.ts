@@ -19,6 +19,7 @@ import { checkIdempotencyKey, requestFingerprint } from "../idempotency";
 import { keysetPage, readListQuery } from "../paging";
 import type { Route, RouteResult } from "../router";
 import { etagOf, newTimerData, timerData, timerView } from "../timer-view";
+import { changeEvent } from "../webhooks/events";
 import { actorOf, issueToError, loadTimer, timerResult } from "./_timer-common";
 
 const NAME_MAX = 200;
@@ -62,7 +63,7 @@ async function createMetered(
         etag: etagOf(row),
         location: `${config.base_url}/api/v1/timers/${row.id}`,
       },
-      body: dataEnvelope(timerView(row), ctx.requestId),
+      body: dataEnvelope(timerView(row, config.base_url), ctx.requestId),
     }),
     activity: {
       id: randomUUID(),
@@ -78,6 +79,8 @@ async function createMetered(
           : {},
       created_at: ctx.now,
     },
+    // A duplicate is a new timer too: both send timer.created, with the new timer.
+    events: [changeEvent("timer.created", ctx.now, config.base_url)],
     now: ctx.now,
   });
   switch (outcome.kind) {
@@ -211,7 +214,7 @@ async function listTimers(ctx: RouteContext): Promise<RouteResult> {
     limit: limit + 1,
   });
   return keysetPage(rows, limit, {
-    view: timerView,
+    view: (row) => timerView(row, ctx.services.config.base_url),
     position: (row) => ({ value: row[sort.field], id: row.id }),
     cursors: ctx.services.cursors,
     binding,
@@ -219,7 +222,7 @@ async function listTimers(ctx: RouteContext): Promise<RouteResult> {
 }
 
 async function getTimer(ctx: RouteContext): Promise<RouteResult> {
-  return timerResult(await loadTimer(ctx));
+  return timerResult(ctx, await loadTimer(ctx));
 }
 
 /** Timer routes: create, list, read, duplicate. */

@@ -9,6 +9,12 @@ import { createMeteringQueries } from "./metering";
 import { assertMigrated, migrate } from "./migrate";
 import { createRequestLogQueries } from "./request-log";
 import { createTimerQueries } from "./timers";
+import { createViewerQueries } from "./viewers";
+import { createWebhookDeliveryQueries } from "./webhook-deliveries";
+import { createWebhookDestinationQueries } from "./webhook-destinations";
+import { createOutbox } from "./webhook-outbox";
+import { createWebhookRuleQueries } from "./webhook-rules";
+import { createWebhookScheduleQueries } from "./webhook-schedule";
 
 export type { SqliteDatabase, SqliteStatement, SqliteTransaction } from "./database";
 export { MIGRATIONS, type Migration } from "./migrations";
@@ -43,8 +49,13 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
       ...createMeteringQueries(db, write),
       ...createTimerQueries(db, write),
       ...createActivityQueries(db),
+      ...createViewerQueries(db, write),
       ...createRequestLogQueries(db, write),
       ...createHousekeepingQueries(db),
+      ...createWebhookDestinationQueries(db, write),
+      ...createWebhookRuleQueries(db, write),
+      ...createWebhookDeliveryQueries(db, write),
+      ...createWebhookScheduleQueries(db, write, createOutbox(db)),
       async close() {
         // Commit queued writes first; a handle the caller passed in is the caller's to close.
         write.drain();

@@ -143,4 +143,112 @@ CREATE UNIQUE INDEX timer_activity_page
   ON timer_activity (account_id, environment, timer_id, revision);
 `,
   },
+  {
+    version: 3,
+    name: "webhooks",
+    sql: `
+-- Registered receivers. The signing secret is kept in clear: HMAC signing needs it.
+CREATE TABLE webhook_destinations (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts (id),
+  environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'production')),
+  url TEXT NOT NULL,
+  description TEXT,
+  events TEXT NOT NULL, -- JSON array of change event types delivered without a rule
+  enabled INTEGER NOT NULL,
+  disabled_reason TEXT,
+  secret TEXT NOT NULL,
+  previous_secret TEXT,
+  previous_secret_expires_at INTEGER,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  deleted_at INTEGER -- soft delete: deliveries keep pointing at it
+) STRICT;
+CREATE INDEX webhook_destinations_page ON webhook_destinations (account_id, environment, created_at, id)
+  WHERE deleted_at IS NULL;
+
+-- Rules on timers. Rules with time-based events carry their schedule: every instant up to
+-- fired_through has fired; next_fire_at is when to look again (0: recompute now, NULL: not
+-- until the timer changes). A timer change sets next_fire_at to 0 in its own transaction.
+CREATE TABLE webhook_rules (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  timer_id TEXT NOT NULL,
+  destination_id TEXT NOT NULL,
+  events TEXT NOT NULL, -- JSON array
+  offset_seconds INTEGER,
+  time_based INTEGER NOT NULL,
+  fired_through INTEGER NOT NULL,
+  next_fire_at INTEGER,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX webhook_rules_timer ON webhook_rules (account_id, environment, timer_id, created_at, id);
+CREATE INDEX webhook_rules_destination ON webhook_rules (destination_id);
+CREATE INDEX webhook_rules_due ON webhook_rules (next_fire_at) WHERE next_fire_at IS NOT NULL;
+
+-- The outbox: an event is written in the transaction of the change that caused it, with one
+-- delivery per destination it goes to.
+CREATE TABLE webhook_events (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  timer_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  payload TEXT NOT NULL, -- the exact JSON body sent
+  occurred_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE webhook_deliveries (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  event_id TEXT NOT NULL REFERENCES webhook_events (id),
+  destination_id TEXT NOT NULL,
+  rule_id TEXT,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed')),
+  attempt_count INTEGER NOT NULL,
+  next_attempt_at INTEGER, -- set while pending
+  next_trigger TEXT NOT NULL, -- 'scheduled' or 'manual': how the next attempt is recorded
+  lease_until INTEGER,
+  lease_worker TEXT,
+  replay_of TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX webhook_deliveries_page ON webhook_deliveries (account_id, environment, created_at, id);
+CREATE INDEX webhook_deliveries_status
+  ON webhook_deliveries (account_id, environment, status, created_at, id);
+-- The workers' claim walks this: only pending rows, in due order.
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at)
+  WHERE status = 'pending';
+
+CREATE TABLE webhook_attempts (
+  delivery_id TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  attempt_trigger TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  duration_ms REAL NOT NULL,
+  response_status INTEGER,
+  response_body TEXT,
+  error TEXT,
+  PRIMARY KEY (delivery_id, attempt)
+) STRICT, WITHOUT ROWID;
+`,
+  },
+  {
+    version: 4,
+    name: "timer viewers",
+    sql: `
+-- The first view of each recipient (email image URL) or browser (hosted-page cookie): a
+-- duration (evergreen) timer counts from it. One row per (timer, viewer), written once.
+CREATE TABLE timer_viewers (
+  timer_id TEXT NOT NULL,
+  viewer TEXT NOT NULL,
+  first_seen_at INTEGER NOT NULL,
+  PRIMARY KEY (timer_id, viewer)
+) STRICT, WITHOUT ROWID;
+`,
+  },
 ];

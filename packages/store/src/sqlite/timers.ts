@@ -15,6 +15,7 @@ import { statementCache } from "./_statement-cache";
 import { usageIncrement, usageRead } from "./_usage";
 import { activityInsert } from "./activity";
 import type { SqliteDatabase } from "./database";
+import { createOutbox } from "./webhook-outbox";
 
 /** The timer methods of the store, over statements prepared once. */
 export type TimerQueries = Pick<Store, "createTimer" | "getTimer" | "listTimers" | "changeTimer">;
@@ -57,6 +58,7 @@ export function createTimerQueries(db: SqliteDatabase, write: GroupWrite): Timer
      WHERE id = ? AND account_id = ? AND environment = ?`,
   );
   const recordActivity = activityInsert(db);
+  const outbox = createOutbox(db);
   const listStatement = statementCache(db);
 
   // Runs inside a group-commit transaction (see _group-commit.ts).
@@ -110,6 +112,8 @@ export function createTimerQueries(db: SqliteDatabase, write: GroupWrite): Timer
       );
     }
     if (input.activity) recordActivity(input.activity);
+    // The outbox commits with the timer: a create that rolls back leaves no event behind.
+    if (input.events && input.events.length > 0) outbox.enqueue(created, input.events, now);
     return { kind: "created", timer: created, response };
   };
 
@@ -156,6 +160,9 @@ export function createTimerQueries(db: SqliteDatabase, write: GroupWrite): Timer
       created_at: input.now,
     };
     recordActivity(activity);
+    // Any change may move the timer's end: its time-based rules recompute their schedule.
+    outbox.timerChanged(timer);
+    if (change.events && change.events.length > 0) outbox.enqueue(timer, change.events, input.now);
     return { kind: "changed", timer, activity };
   };
 

@@ -1,0 +1,212 @@
+import { randomBytes } from "node:crypto";
+import { computeStatus, type TimerStatusResult } from "@tminus/core";
+import type { Store, TimerRecord } from "@tminus/store";
+import type { TminusConfig } from "../config";
+import type { ApiRequest, ApiResponse } from "../exchange";
+import { timerData } from "../timer-view";
+import { createImageCache } from "./image-cache";
+import { loadRender } from "./render-module";
+import { EMBED_SCRIPT_PATH, PUBLIC_PREFIX } from "./urls";
+import { resolveViewer } from "./viewer";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// Email clients and proxies must ask again each time: the first frame is the exact time left.
+const IMAGE_CACHE_CONTROL = "no-cache, max-age=0";
+const UNAVAILABLE_TEXT = "This countdown is not available";
+
+type Kind = "page" | "embed" | "gif" | "png";
+const KINDS: Record<string, Kind> = {
+  "": "page",
+  "/embed": "embed",
+  "/countdown.gif": "gif",
+  "/countdown.png": "png",
+};
+
+/** Image options a public URL may carry; anything else in the query is ignored (utm_* etc.). */
+interface ImageOptions {
+  frames: number;
+  scale: 1 | 2;
+  variant: "light" | "dark";
+  width: number;
+}
+
+function intParam(req: ApiRequest, name: string, fallback: number, min: number, max: number) {
+  const raw = req.query.get(name);
+  if (raw === null) return fallback;
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) < min || Number(raw) > max) return null;
+  return Number(raw);
+}
+
+function imageOptions(req: ApiRequest): ImageOptions | null {
+  const frames = intParam(req, "frames", 60, 1, 60);
+  const scale = intParam(req, "scale", 1, 1, 2);
+  const width = intParam(req, "width", 600, 100, 1200);
+  const variant = req.query.get("variant") ?? "light";
+  if (frames === null || scale === null || width === null) return null;
+  if (variant !== "light" && variant !== "dark") return null;
+  return { frames, scale: scale as 1 | 2, variant, width };
+}
+
+/**
+ * The public render routes (no key, outside /api/v1): `/t/{id}` hosted page, `/t/{id}/embed`,
+ * `/t/{id}/countdown.gif`, `/t/{id}/countdown.png`, and `/embed.js`. Only published timers are
+ * shown; drafts, archived and deleted timers get a 404 page or a neutral "not available"
+ * image (with status 404), so an email never shows a broken-image icon. They keep working when
+ * the account's new-timer allowance is spent: nothing here is metered.
+ */
+export function createPublicRoutes(deps: { store: Store; config: TminusConfig }) {
+  const images = createImageCache();
+  let unavailable: Promise<{ gif: Uint8Array; png: Uint8Array }> | undefined;
+
+  const unavailableImages = () => {
+    unavailable ??= loadRender().then(async (r) => ({
+      gif: await r.renderGif({ remainingSeconds: 0, frames: 1, ended: { text: UNAVAILABLE_TEXT } }),
+      png: await r.renderPng({ remainingSeconds: 0, ended: { text: UNAVAILABLE_TEXT } }),
+    }));
+    return unavailable;
+  };
+
+  async function notShown(kind: Kind, status: number): Promise<ApiResponse> {
+    if (kind === "gif" || kind === "png") {
+      const img = (await unavailableImages())[kind];
+      return binary(status, kind, img);
+    }
+    return {
+      status,
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not available</title></head><body><p>${UNAVAILABLE_TEXT}.</p></body></html>`,
+    };
+  }
+
+  async function image(
+    kind: "gif" | "png",
+    timer: TimerRecord,
+    status: TimerStatusResult,
+    options: ImageOptions,
+  ): Promise<ApiResponse> {
+    const { definition } = timerData(timer);
+    const running = status.state === "running";
+    const remaining = status.remaining.total_seconds;
+    // Everything the picture depends on, and nothing else: equal keys are equal images.
+    const key = [
+      kind,
+      timer.id,
+      timer.revision,
+      options.scale,
+      options.variant,
+      options.width,
+      options.frames,
+      remaining,
+      running,
+    ].join("|");
+    const bytes = await images.get(key, async () => {
+      const r = await loadRender();
+      const input = {
+        remainingSeconds: remaining,
+        running,
+        look: definition.look,
+        ended: definition.ended,
+        width: options.width,
+        scale: options.scale,
+        variant: options.variant,
+      };
+      return kind === "gif"
+        ? r.renderGif({ ...input, frames: options.frames })
+        : r.renderPng(input);
+    });
+    return binary(200, kind, bytes);
+  }
+
+  async function page(
+    kind: "page" | "embed",
+    timer: TimerRecord,
+    status: TimerStatusResult,
+    now: number,
+  ): Promise<ApiResponse> {
+    const r = await loadRender();
+    const { definition } = timerData(timer);
+    const nonce = randomBytes(16).toString("base64");
+    const input = {
+      name: timer.name,
+      look: definition.look,
+      ended: definition.ended,
+      status: { remaining: status.remaining, state: status.state, target_at: status.target_at },
+      now,
+      nonce,
+      reloadAt: reloadAt(timer, status),
+    };
+    const html = kind === "page" ? r.renderHostedPage(input) : r.renderEmbed(input);
+    return {
+      status: 200,
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-store",
+        "content-security-policy": r.countdownCsp(nonce, { embed: kind === "embed" }),
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "no-referrer",
+      },
+      body: html,
+    };
+  }
+
+  /** The response for a public path, or null when the path is not a public route. */
+  return async function handlePublic(req: ApiRequest, now: number): Promise<ApiResponse | null> {
+    if (req.path === EMBED_SCRIPT_PATH) {
+      if (req.method !== "GET" && req.method !== "HEAD") return null;
+      const r = await loadRender();
+      return {
+        status: 200,
+        headers: {
+          "content-type": "text/javascript; charset=utf-8",
+          "cache-control": "public, max-age=3600",
+          "access-control-allow-origin": "*",
+        },
+        body: r.renderEmbedScript({ origin: deps.config.base_url }),
+      };
+    }
+    if (!req.path.startsWith(PUBLIC_PREFIX)) return null;
+    const rest = req.path.slice(PUBLIC_PREFIX.length);
+    const slash = rest.indexOf("/");
+    const id = (slash === -1 ? rest : rest.slice(0, slash)).toLowerCase();
+    const kind = KINDS[slash === -1 ? "" : rest.slice(slash)];
+    if (!kind || req.method !== "GET") return notShown(kind ?? "page", 404);
+    if (!UUID.test(id)) return notShown(kind, 404);
+    const timer = await deps.store.findTimerById(id);
+    if (timer?.status !== "published") return notShown(kind, 404);
+    const options = kind === "gif" || kind === "png" ? imageOptions(req) : null;
+    if ((kind === "gif" || kind === "png") && !options) return notShown(kind, 400);
+    const { definition, clock } = timerData(timer);
+    const { viewer, setCookie } = await resolveViewer(deps.store, timer, req, now, {
+      page: kind === "page" || kind === "embed",
+    });
+    const status = computeStatus({ definition, clock, viewer }, now);
+    const response =
+      kind === "gif" || kind === "png"
+        ? await image(kind, timer, status, options!)
+        : await page(kind, timer, status, now);
+    if (setCookie) response.headers["set-cookie"] = setCookie;
+    return response;
+  };
+}
+
+function binary(status: number, kind: "gif" | "png", bytes: Uint8Array): ApiResponse {
+  return {
+    status,
+    headers: {
+      "content-type": kind === "gif" ? "image/gif" : "image/png",
+      "cache-control": IMAGE_CACHE_CONTROL,
+      "content-length": String(bytes.byteLength),
+    },
+    body: bytes,
+  };
+}
+
+// A recurring timer's page reloads after each occurrence's ended hold, to count to the next.
+function reloadAt(timer: TimerRecord, status: TimerStatusResult): number | null {
+  if (timer.type !== "recurring" || status.final) return null;
+  const { definition } = timerData(timer);
+  const hold =
+    definition.type === "recurring" ? definition.recurrence.ended_hold_seconds * 1000 : 0;
+  const at = status.ended ? status.occurrence_at : status.target_at;
+  return at === null || at === undefined ? null : at + hold + 500;
+}

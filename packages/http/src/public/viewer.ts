@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto";
+import { resolvePersonalizedViewer, type ViewerContext } from "@tminus/core";
+import type { Store, TimerRecord } from "@tminus/store";
+import type { ApiRequest } from "../exchange";
+import { timerData } from "../timer-view";
+
+/** The cookie that identifies a browser on a duration timer's hosted page. */
+export const VIEWER_COOKIE = "tminus_v";
+const RECIPIENT = /^[A-Za-z0-9._~@+-]{1,128}$/;
+const COOKIE_VALUE = /^[A-Za-z0-9_-]{16,64}$/;
+
+function cookieValue(header: string | null, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+/** Who is looking, and the cookie to set when a page view starts a new viewer. */
+export interface ResolvedViewer {
+  viewer?: ViewerContext;
+  setCookie?: string;
+}
+
+/**
+ * The viewer of a public request. Duration timers: a recipient id `r` in the image URL, or a
+ * cookie on the hosted page (set on the first visit), whose first view is stored once and is
+ * that viewer's start; without either, the timer counts from publication. Personalized timers:
+ * `deadline`/`start` and `sig` from the URL (signature rules applied by core).
+ */
+export async function resolveViewer(
+  store: Store,
+  timer: TimerRecord,
+  req: ApiRequest,
+  now: number,
+  options: { page: boolean },
+): Promise<ResolvedViewer> {
+  const { definition, signing_secret } = timerData(timer);
+  if (definition.type === "personalized") {
+    const params: Record<string, string> = {};
+    for (const name of ["deadline", "start", "sig"]) {
+      const v = req.query.get(name);
+      if (v !== null) params[name] = v;
+    }
+    const resolved = resolvePersonalizedViewer(definition, params, signing_secret ?? null);
+    if (!resolved.valid) return {};
+    const { valid: _valid, ...viewer } = resolved as typeof resolved & { valid: true };
+    return { viewer: viewer as ViewerContext };
+  }
+  if (definition.type !== "duration") return {};
+  const recipient = req.query.get("r");
+  if (recipient !== null && RECIPIENT.test(recipient)) {
+    const start_at = await store.recordFirstView({
+      timer_id: timer.id,
+      viewer: `r:${recipient}`,
+      now,
+    });
+    return { viewer: { start_at } };
+  }
+  if (!options.page) return {};
+  let id = cookieValue(req.header("cookie"), VIEWER_COOKIE);
+  let setCookie: string | undefined;
+  if (!id || !COOKIE_VALUE.test(id)) {
+    id = randomBytes(18).toString("base64url");
+    setCookie = `${VIEWER_COOKIE}=${id}; Path=/t/${timer.id}; Max-Age=31536000; HttpOnly; SameSite=Lax`;
+  }
+  const start_at = await store.recordFirstView({ timer_id: timer.id, viewer: `c:${id}`, now });
+  return { viewer: { start_at }, setCookie };
+}

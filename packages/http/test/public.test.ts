@@ -1,0 +1,190 @@
+import omggif from "omggif";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createImageCache } from "../src/public/image-cache";
+import { fixedTimer, newKey, startTestServer, type TestServer } from "./_harness";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({
+    plans: { starter: { requests_per_minute: 100_000, new_timers_per_cycle: 4 } },
+  });
+});
+afterAll(() => s.close());
+
+type Key = Awaited<ReturnType<TestServer["key"]>>;
+
+async function published(key: Key, body: Record<string, unknown> = fixedTimer()) {
+  const created = await s.call("POST", "/api/v1/timers", {
+    key,
+    body,
+    headers: { "idempotency-key": newKey() },
+  });
+  expect(created.status, created.text).toBe(201);
+  const res = await s.call("POST", `/api/v1/timers/${created.json.data.id}/publish`, {
+    key,
+    headers: { "if-match": created.json.data.revision },
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.json.data as { id: string; revision: string; urls: Record<string, string> };
+}
+
+async function get(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers });
+  return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
+}
+
+function decode(bytes: Uint8Array) {
+  const reader = new omggif.GifReader(Buffer.from(bytes));
+  const frames = Array.from({ length: reader.numFrames() }, (_, i) => reader.frameInfo(i));
+  return { width: reader.width, height: reader.height, frames };
+}
+
+describe("public render routes (no key, outside /api/v1)", () => {
+  it("a published timer exposes its URLs; a draft does not", async () => {
+    const key = await s.key("production");
+    const draft = await s.call("POST", "/api/v1/timers", {
+      key,
+      body: fixedTimer(),
+      headers: { "idempotency-key": newKey() },
+    });
+    expect(draft.json.data.urls).toBeNull();
+    const t = await published(key);
+    expect(t.urls).toEqual({
+      page: `http://localhost:8787/t/${t.id}`,
+      embed: `http://localhost:8787/t/${t.id}/embed`,
+      gif: `http://localhost:8787/t/${t.id}/countdown.gif`,
+      png: `http://localhost:8787/t/${t.id}/countdown.png`,
+      embed_script: "http://localhost:8787/embed.js",
+    });
+  });
+
+  it("serves the hosted page and the embed: escaped, self-contained, with a CSP", async () => {
+    const key = await s.key("production");
+    const t = await published(key, fixedTimer({ name: `<img src=x onerror=alert(1)> "quoted"` }));
+    for (const path of [`/t/${t.id}`, `/t/${t.id}/embed`]) {
+      const res = await fetch(s.url + path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("text/html");
+      expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+      const html = await res.text();
+      expect(html).not.toContain("<img src=x");
+      expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+      expect(html).toContain('role="timer"');
+      expect(html).not.toMatch(/<script[^>]+src=/);
+      expect(html).not.toMatch(/https?:\/\/(?!localhost)[^"'\s]+\.(js|css|woff2?)/);
+    }
+    const script = await fetch(`${s.url}/embed.js`);
+    expect(script.headers.get("content-type")).toContain("javascript");
+  });
+
+  it("serves an animated GIF and a PNG, never cached by proxies", async () => {
+    const key = await s.key("production");
+    const t = await published(key);
+    const { res, bytes } = await get(`${s.url}/t/${t.id}/countdown.gif?frames=5`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/gif");
+    expect(res.headers.get("cache-control")).toBe("no-cache, max-age=0");
+    const gif = decode(bytes);
+    expect(gif.width).toBe(600);
+    expect(gif.frames).toHaveLength(5);
+    expect(gif.frames.every((f) => f.delay === 100)).toBe(true);
+    const retina = decode((await get(`${s.url}/t/${t.id}/countdown.gif?frames=2&scale=2`)).bytes);
+    expect(retina.width).toBe(1200);
+    const png = await get(`${s.url}/t/${t.id}/countdown.png`);
+    expect(png.res.headers.get("content-type")).toBe("image/png");
+    expect([...png.bytes.slice(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+    // Tracking parameters are ignored; out-of-range options are a 400 with a neutral image.
+    expect(
+      (await get(`${s.url}/t/${t.id}/countdown.gif?frames=1&utm_source=mail`)).res.status,
+    ).toBe(200);
+    const bad = await get(`${s.url}/t/${t.id}/countdown.gif?frames=99`);
+    expect(bad.res.status).toBe(400);
+    expect(bad.res.headers.get("content-type")).toBe("image/gif");
+  });
+
+  it("drafts, archived, deleted and unknown timers are never shown", async () => {
+    const key = await s.key("production");
+    const draft = (
+      await s.call("POST", "/api/v1/timers", {
+        key,
+        body: fixedTimer(),
+        headers: { "idempotency-key": newKey() },
+      })
+    ).json.data;
+    const t = await published(key);
+    const archived = await s.call("POST", `/api/v1/timers/${t.id}/archive`, {
+      key,
+      headers: { "if-match": t.revision },
+    });
+    expect(archived.status).toBe(200);
+    for (const id of [draft.id, t.id, "00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
+      const page = await fetch(`${s.url}/t/${id}`);
+      expect(page.status).toBe(404);
+      expect(await page.text()).toContain("not available");
+      const img = await get(`${s.url}/t/${id}/countdown.gif`);
+      expect(img.res.status).toBe(404);
+      expect(decode(img.bytes).frames.length).toBeGreaterThan(0); // a real, neutral image
+    }
+  });
+
+  it("duration timers: a recipient's first view is stored and is their start", async () => {
+    const key = await s.key("production");
+    const t0 = Date.UTC(2029, 4, 1);
+    s.setNow(t0);
+    const t = await published(key, { name: "Evergreen", type: "duration", duration_seconds: 3600 });
+    await get(`${s.url}/t/${t.id}/countdown.png?r=alice`);
+    expect(
+      await s.store.recordFirstView({ timer_id: t.id, viewer: "r:alice", now: t0 + 999_999 }),
+    ).toBe(t0);
+    // The hosted page sets a cookie on the first visit and counts from that visit after.
+    const first = await fetch(`${s.url}/t/${t.id}`);
+    const cookie = first.headers.get("set-cookie")!;
+    expect(cookie).toMatch(
+      /^tminus_v=[\w-]+; Path=\/t\/[\w-]+; Max-Age=31536000; HttpOnly; SameSite=Lax$/,
+    );
+    s.setNow(t0 + 60_000);
+    const again = await fetch(`${s.url}/t/${t.id}`, { headers: { cookie: cookie.split(";")[0]! } });
+    expect(again.headers.get("set-cookie")).toBeNull();
+    s.setNow(null);
+  });
+
+  it("keeps working when the new-timer allowance is spent", async () => {
+    const key = await s.key("production");
+    const timers = [
+      await published(key),
+      await published(key),
+      await published(key),
+      await published(key),
+    ];
+    const refused = await s.call("POST", "/api/v1/timers", {
+      key,
+      body: fixedTimer(),
+      headers: { "idempotency-key": newKey() },
+    });
+    expect(refused.json.error.code).toBe("quota_exhausted");
+    for (const t of timers.slice(0, 2)) {
+      expect((await fetch(`${s.url}/t/${t.id}`)).status).toBe(200);
+      expect((await get(`${s.url}/t/${t.id}/countdown.gif?frames=1`)).res.status).toBe(200);
+    }
+  });
+});
+
+describe("image cache: each distinct image rendered at most once", () => {
+  it("coalesces concurrent requests and keeps a bounded LRU", async () => {
+    const cache = createImageCache(2);
+    let renders = 0;
+    const render = async () => {
+      renders++;
+      await new Promise((r) => setTimeout(r, 20));
+      return new Uint8Array([renders]);
+    };
+    const results = await Promise.all(Array.from({ length: 50 }, () => cache.get("a", render)));
+    expect(renders).toBe(1);
+    expect(new Set(results).size).toBe(1);
+    await cache.get("b", render);
+    await cache.get("c", render);
+    expect(cache.size).toBe(2);
+    await cache.get("a", render); // evicted: rendered again
+    expect(renders).toBe(4);
+  });
+});

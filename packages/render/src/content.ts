@@ -1,0 +1,112 @@
+// What each frame says, as text: digits per shown unit, their labels, or the
+// ended text. Everything an image can show for a look is known up front, so the
+// atlas can rasterise it once.
+import { formatParts, type Look, splitRemaining, type TimeUnit, unitLabel } from "@tminus/core";
+import type { FontStack } from "./fonts";
+
+/** One shown unit of a counting frame. */
+export interface PartText {
+  unit: TimeUnit;
+  /** ASCII digits, padded as the look says. */
+  digits: string;
+  /** The unit's label in the form this value takes, or "" when labels are hidden. */
+  label: string;
+}
+
+/** The text of one frame: counting parts, or the ended text. */
+export type FrameContent = { ended: false; parts: PartText[] } | { ended: true; text: string };
+
+/** Text a look draws, with characters the bundled fonts lack replaced by fallbacks. */
+export interface LookText {
+  look: Look;
+  separator: string;
+  endedText: string;
+  /** Locale of the labels: the look's, or "en" when its script is not bundled. */
+  labelLocale: string;
+  /** The look's label overrides that the fonts can draw. */
+  labelOverrides: Partial<Record<TimeUnit, string>>;
+  /** Every label form per shown unit (empty lists when labels are hidden), computed once. */
+  labelsByUnit: ReadonlyMap<TimeUnit, readonly string[]>;
+}
+
+const SEPARATOR_FALLBACK = ":";
+const ENDED_FALLBACK = "Ended";
+
+/**
+ * Decides the text a look draws. Images carry only Latin, Cyrillic, Greek and
+ * Vietnamese glyphs (CJK fonts alone would be megabytes per family): labels of
+ * other scripts fall back to English, an undrawable ended text to "Ended", so an
+ * image never shows "missing glyph" boxes. Hosted pages use the browser's fonts.
+ */
+export function lookText(look: Look, endedText: string, fonts: FontStack): LookText {
+  const overrides: Partial<Record<TimeUnit, string>> = {};
+  for (const [unit, word] of Object.entries(look.labels) as Array<[TimeUnit, string | undefined]>)
+    if (word !== undefined && fonts.covers(word)) overrides[unit] = word;
+  const covered = look.units.every((unit) =>
+    labelForms(unit, look.locale, {}).every((word) => fonts.covers(word)),
+  );
+  const labelLocale = covered ? look.locale : "en";
+  const labelsByUnit = new Map<TimeUnit, readonly string[]>();
+  // An empty override means "no label" for that unit: nothing to draw or lay out.
+  for (const unit of look.units)
+    labelsByUnit.set(
+      unit,
+      look.show_labels ? labelForms(unit, labelLocale, overrides).filter((w) => w !== "") : [],
+    );
+  return {
+    look,
+    separator: fonts.covers(look.separator) ? look.separator : SEPARATOR_FALLBACK,
+    endedText: fonts.covers(endedText) ? endedText : ENDED_FALLBACK,
+    labelLocale,
+    labelOverrides: overrides,
+    labelsByUnit,
+  };
+}
+
+// Integers whose plural category every CLDR rule set can tell apart: categories
+// depend on n mod 10, mod 100 and mod 1000, and French/Spanish/Italian/Portuguese
+// "many" on exact millions.
+const SAMPLE_VALUES: readonly number[] = [
+  ...Array.from({ length: 1100 }, (_, i) => i),
+  1_000_000,
+  2_000_000,
+];
+
+/** Every word `unit` can take as a label in `locale`: all plural forms that can appear. */
+export function labelForms(
+  unit: TimeUnit,
+  locale: string,
+  overrides: Partial<Record<TimeUnit, string>>,
+): string[] {
+  const words = new Set<string>();
+  for (const n of SAMPLE_VALUES) words.add(unitLabel(unit, n, locale, overrides));
+  return [...words];
+}
+
+/** The text of the frame `remaining` seconds before the end (0 or less: ended). */
+export function frameContent(text: LookText, remaining: number): FrameContent {
+  if (remaining <= 0) return { ended: true, text: text.endedText };
+  const { look } = text;
+  const parts = formatParts(
+    splitRemaining(remaining, { largestUnit: look.largest_unit, units: look.units }),
+    { pad: look.pad },
+  );
+  return {
+    ended: false,
+    parts: parts.map((part) => ({
+      unit: part.unit,
+      digits: part.text,
+      label: look.show_labels
+        ? unitLabel(part.unit, part.value, text.labelLocale, text.labelOverrides)
+        : "",
+    })),
+  };
+}
+
+/** Every label string a look can show, for the atlas. */
+export function allLabels(text: LookText): string[] {
+  const words = new Set<string>();
+  for (const forms of text.labelsByUnit.values()) for (const word of forms) words.add(word);
+  words.delete("");
+  return [...words];
+}

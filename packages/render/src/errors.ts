@@ -1,0 +1,26 @@
+/** What went wrong: bad input (`field` names it), or a renderer failure that is a bug. */
+export type RenderErrorCode = "validation_error" | "render_failed";
+
+/**
+ * The one error the render functions throw on purpose. `field` names the option
+ * at fault ("width", "look.text_color") so a caller can map it to a 400 answer.
+ * @example
+ * try { await renderGif({ remainingSeconds: 90, width: 5000 }); }
+ * catch (err) { if (err instanceof RenderError) console.log(err.code, err.field); }
+ */
+export class RenderError extends Error {
+  override readonly name = "RenderError";
+  readonly code: RenderErrorCode;
+  readonly field: string | undefined;
+
+  constructor(code: RenderErrorCode, message: string, field?: string) {
+    super(message);
+    this.code = code;
+    this.field = field;
+  }
+}
+
+/** Shorthand for a validation failure of one field. */
+export function invalid(field: string, rule: string): RenderError {
+  return new RenderError("validation_error", `${field} ${rule}`, field);
+}

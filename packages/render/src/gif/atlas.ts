@@ -1,0 +1,178 @@
+// The only place satori and resvg run for the fast path: once per look and size,
+// every piece an image of that look can show is laid out on one sheet, rasterised
+// in one resvg call, flattened, indexed into the look's palette and cut into cells.
+import { createRequire } from "node:module";
+import { Resvg } from "@resvg/resvg-js";
+import type satoriFunction from "satori";
+import { parseHex } from "../colors";
+import { allLabels, type LookText } from "../content";
+import { RenderError } from "../errors";
+import { type CellRaster, type IndexedImage, inkBox } from "./composite";
+import { type CellSize, cellKey } from "./layout";
+import { buildPalette, type Palette, TRANSPARENT } from "./palette";
+import { type CellSpec, type Element, type SceneSpec, sceneSpec, sheetElement } from "./scene";
+
+/** A look rasterised at one size: palette, panel and every cell, as palette indices. */
+export interface Atlas {
+  spec: SceneSpec;
+  palette: Palette;
+  /** The panel alone, canvas-sized. */
+  base: IndexedImage;
+  cells: Map<string, CellRaster>;
+  sizes: Map<string, CellSize>;
+  /** Palette index of a flattened pixel (0xRRGGBB or TRANSPARENT). */
+  indexOf(pixel: number): number;
+}
+
+// satori's CommonJS build, loaded the same way from our ESM and CJS builds: a
+// default import compiled to CJS would get its module object, not the function.
+const satori = (createRequire(import.meta.url)("satori") as { default: typeof satoriFunction })
+  .default;
+
+/** Every cell a look can need: ten digits, the separator, all label forms, the ended text. */
+export function atlasCells(text: LookText): CellSpec[] {
+  const cells: CellSpec[] = [];
+  for (let d = 0; d < 10; d++)
+    cells.push({ key: cellKey.digit(String(d)), kind: "digit", text: String(d) });
+  if (text.separator !== "")
+    cells.push({ key: cellKey.separator, kind: "separator", text: text.separator });
+  for (const label of allLabels(text))
+    cells.push({ key: cellKey.label(label), kind: "label", text: label });
+  if (text.endedText !== "")
+    cells.push({ key: cellKey.ended, kind: "ended", text: text.endedText });
+  return cells;
+}
+
+/** Runs satori on a tree; failures are renderer bugs, reported as such. */
+export async function toSvg(
+  element: Element,
+  spec: SceneSpec,
+  width: number,
+  onNode?: (node: {
+    key?: string | number;
+    left: number;
+    top: number;
+    width: number;
+    height: number;
+  }) => void,
+): Promise<string> {
+  try {
+    return await satori(element as never, {
+      width,
+      fonts: spec.fonts.fonts,
+      ...(onNode ? { onNodeDetected: onNode } : {}),
+    });
+  } catch (err) {
+    throw new RenderError(
+      "render_failed",
+      `satori could not lay out the image: ${(err as Error).message}`,
+    );
+  }
+}
+
+/** Rasterises an SVG; pixels are premultiplied RGBA. System fonts stay off: text is paths already. */
+export function rasterise(svg: string): { width: number; height: number; pixels: Uint8Array } {
+  const image = new Resvg(svg, { font: { loadSystemFonts: false } }).render();
+  return { width: image.width, height: image.height, pixels: image.pixels };
+}
+
+/**
+ * Premultiplied RGBA to 0xRRGGBB per pixel, blended over the matte. GIF has
+ * 1-bit transparency: a transparent look keeps pixels at least half covered
+ * (blended over the matte) and drops the rest.
+ */
+export function flatten(
+  rgba: Uint8Array,
+  matte: [number, number, number],
+  transparent: boolean,
+): Int32Array {
+  const out = new Int32Array(rgba.length / 4);
+  const [mr, mg, mb] = matte;
+  for (let i = 0, j = 0; j < out.length; i += 4, j++) {
+    const a = rgba[i + 3]!;
+    if (transparent && a < 128) {
+      out[j] = TRANSPARENT;
+      continue;
+    }
+    const rest = 255 - a;
+    const r = rgba[i]! + Math.round((mr * rest) / 255);
+    const g = rgba[i + 1]! + Math.round((mg * rest) / 255);
+    const b = rgba[i + 2]! + Math.round((mb * rest) / 255);
+    out[j] = (Math.min(255, r) << 16) | (Math.min(255, g) << 8) | Math.min(255, b);
+  }
+  return out;
+}
+
+/** Packed key colours of a spec, so they stay exact whatever the quantizer does. */
+export function keyColors(spec: SceneSpec): number[] {
+  const { colors } = spec;
+  const list = [colors.text, colors.accent, colors.matte];
+  if (!spec.transparent) list.unshift(colors.background);
+  return list.map((hex) => {
+    const [r, g, b] = parseHex(hex);
+    return (r << 16) | (g << 8) | b;
+  });
+}
+
+/**
+ * Lays out and rasterises a look's sheet once. An ended text taller than the
+ * content box is shrunk (it wraps at the content width) until it fits.
+ */
+export async function buildAtlas(spec: SceneSpec, text: LookText): Promise<Atlas> {
+  const cells = atlasCells(text);
+  // Wide enough for any 20-character label or 3-character separator on one line.
+  const sheetWidth = Math.ceil(
+    Math.max(spec.width, spec.labelPx * 22 + 8 * spec.cellPad, spec.digitPx * 4),
+  );
+  let current = spec;
+  let svg = "";
+  let boxes = new Map<string, { x: number; y: number; w: number; h: number }>();
+  for (let attempt = 0; ; attempt++) {
+    const found = new Map<string, { x: number; y: number; w: number; h: number }>();
+    svg = await toSvg(sheetElement(current, cells, sheetWidth), current, sheetWidth, (node) => {
+      if (typeof node.key === "string")
+        found.set(node.key, { x: node.left, y: node.top, w: node.width, h: node.height });
+    });
+    boxes = found;
+    const ended = found.get(cellKey.ended);
+    if (!ended || ended.h <= current.content.h || attempt === 4) break;
+    const shrink = Math.max(0.5, Math.sqrt(current.content.h / ended.h) * 0.97);
+    const endedPx = Math.max(8 * current.scale, Math.floor(current.endedPx * shrink * 2) / 2);
+    if (endedPx === current.endedPx) break;
+    current = sceneSpec({ ...current, endedPx });
+  }
+  const raster = rasterise(svg);
+  const matte = parseHex(current.colors.matte);
+  const flat = flatten(raster.pixels, matte, current.transparent);
+  const { palette, indexOf } = buildPalette(flat, keyColors(current));
+
+  const cut = (box: { x: number; y: number; w: number; h: number }): IndexedImage => {
+    const pixels = new Uint8Array(box.w * box.h);
+    for (let y = 0; y < box.h; y++) {
+      const row = (box.y + y) * raster.width + box.x;
+      for (let x = 0; x < box.w; x++) pixels[y * box.w + x] = indexOf(flat[row + x]!);
+    }
+    return { w: box.w, h: box.h, pixels };
+  };
+  const sizes = new Map<string, CellSize>();
+  const rasters = new Map<string, CellRaster>();
+  // Cells are painted on the panel's fill (or nothing, when transparent): that is
+  // their "paper", and only what differs from it is ink.
+  const paper = indexOf(current.transparent ? TRANSPARENT : keyColors(current)[0]!);
+  for (const cell of cells) {
+    const box = boxes.get(cell.key);
+    if (!box || box.x + box.w > raster.width || box.y + box.h > raster.height)
+      throw new RenderError("render_failed", `the atlas has no room for the ${cell.kind} cell`);
+    sizes.set(cell.key, { w: box.w, h: box.h });
+    const image = cut(box);
+    rasters.set(cell.key, { ...image, ink: inkBox(image, paper) });
+  }
+  return {
+    spec: current,
+    palette,
+    base: cut({ x: 0, y: 0, w: current.width, h: current.height }),
+    cells: rasters,
+    sizes,
+    indexOf,
+  };
+}

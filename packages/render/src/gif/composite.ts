@@ -1,0 +1,177 @@
+// Frames are assembled in palette-index space: the panel is one Uint8Array, each
+// glyph cell another, and drawing a frame is copying rows of bytes. Only the
+// rectangle that changed since the previous frame is redrawn and encoded.
+import type { Box, PlacedCell } from "./scene";
+
+/** A rectangle of palette indices, row by row. */
+export interface IndexedImage {
+  w: number;
+  h: number;
+  pixels: Uint8Array;
+}
+
+/** A glyph cell: its pixels and the box, relative to the cell, where they differ from the panel. */
+export interface CellRaster extends IndexedImage {
+  /** Bounding box of the ink; outside it the cell equals the panel beneath. Null: no ink. */
+  ink: Box | null;
+}
+
+/** The frame being assembled, and the panel it starts from. */
+export interface Canvas extends IndexedImage {
+  base: IndexedImage;
+}
+
+/** A canvas showing only the panel. */
+export function createCanvas(base: IndexedImage): Canvas {
+  return { w: base.w, h: base.h, pixels: base.pixels.slice(), base };
+}
+
+/** Cell rasters by atlas key. */
+export type CellRasters = ReadonlyMap<string, CellRaster>;
+
+/** The box of `pixels` that differs from `paper` (the panel's fill index), or null. */
+export function inkBox(image: IndexedImage, paper: number): Box | null {
+  let x0 = image.w;
+  let x1 = -1;
+  let y0 = image.h;
+  let y1 = -1;
+  for (let y = 0; y < image.h; y++) {
+    for (let x = 0; x < image.w; x++) {
+      if (image.pixels[y * image.w + x] === paper) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      y1 = y;
+    }
+  }
+  return x1 < 0 ? null : { x: x0, y: y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
+}
+
+/** Draws a whole frame: the panel, then every cell. */
+export function drawFrame(canvas: Canvas, placed: readonly PlacedCell[], cells: CellRasters): void {
+  redraw(canvas, placed, cells, { x: 0, y: 0, w: canvas.w, h: canvas.h });
+}
+
+/**
+ * Redraws `rect` alone: restores the panel there, then blits the ink of every
+ * cell that overlaps it, clipped. Cells carry their own background, equal to the
+ * panel's fill beneath them, so only their ink boxes need copying.
+ */
+export function redraw(
+  canvas: Canvas,
+  placed: readonly PlacedCell[],
+  cells: CellRasters,
+  rect: Box,
+): void {
+  const { w: cw, pixels } = canvas;
+  const base = canvas.base.pixels;
+  if (rect.x === 0 && rect.w === cw) {
+    pixels.set(base.subarray(rect.y * cw, (rect.y + rect.h) * cw), rect.y * cw);
+  } else {
+    for (let y = rect.y; y < rect.y + rect.h; y++)
+      copyRow(base, y * cw + rect.x, pixels, y * cw + rect.x, rect.w);
+  }
+  for (const p of placed) {
+    const raster = cells.get(p.cell.key);
+    if (!raster) throw new Error(`atlas has no cell ${p.cell.key}`);
+    // Outside its ink a cell equals the panel just restored: copy the ink alone.
+    const { ink } = raster;
+    if (!ink) continue;
+    const x0 = Math.max(p.x + ink.x, rect.x);
+    const y0 = Math.max(p.y + ink.y, rect.y);
+    const x1 = Math.min(p.x + ink.x + ink.w, rect.x + rect.w);
+    const y1 = Math.min(p.y + Math.min(p.h, ink.y + ink.h), rect.y + rect.h);
+    if (x0 >= x1 || y0 >= y1) continue;
+    const src = raster.pixels;
+    for (let y = y0; y < y1; y++)
+      copyRow(src, (y - p.y) * raster.w + (x0 - p.x), pixels, y * cw + x0, x1 - x0);
+  }
+}
+
+// Rows of a glyph cell are a few dozen bytes: a plain loop beats creating a
+// subarray view per row for TypedArray.set.
+function copyRow(src: Uint8Array, from: number, dst: Uint8Array, to: number, n: number): void {
+  if (n > 256) {
+    dst.set(src.subarray(from, from + n), to);
+    return;
+  }
+  for (let i = 0; i < n; i++) dst[to + i] = src[from + i]!;
+}
+
+function samePlacement(a: PlacedCell, b: PlacedCell): boolean {
+  return a.cell.key === b.cell.key && a.x === b.x && a.y === b.y && a.h === b.h;
+}
+
+/**
+ * The bounding box of every pixel that differs between two frames: the ink of
+ * cells that left and of cells that arrived (outside its ink a cell equals the
+ * panel), clipped to the canvas; null when the frames are identical. A changed
+ * digit cell is mostly background above and below the glyph, and every pixel
+ * left out is one LZW does not encode. Consecutive frames of one image list
+ * their cells in the same order, so comparing position by position finds them.
+ */
+export function changedRect(
+  before: readonly PlacedCell[],
+  after: readonly PlacedCell[],
+  cells: CellRasters,
+  canvas: { w: number; h: number },
+): Box | null {
+  let x0 = Number.POSITIVE_INFINITY;
+  let y0 = Number.POSITIVE_INFINITY;
+  let x1 = Number.NEGATIVE_INFINITY;
+  let y1 = Number.NEGATIVE_INFINITY;
+  const grow = (p: PlacedCell) => {
+    const ink = cells.get(p.cell.key)?.ink;
+    if (!ink) return;
+    // A cropped cell (the ended text) shows only its first p.h rows.
+    const top = p.y + ink.y;
+    const bottom = Math.min(p.y + ink.y + ink.h, p.y + p.h);
+    if (bottom <= top) return;
+    x0 = Math.min(x0, p.x + ink.x);
+    y0 = Math.min(y0, top);
+    x1 = Math.max(x1, p.x + ink.x + ink.w);
+    y1 = Math.max(y1, bottom);
+  };
+  const n = Math.max(before.length, after.length);
+  for (let i = 0; i < n; i++) {
+    const a = before[i];
+    const b = after[i];
+    if (a && b && samePlacement(a, b)) continue;
+    if (a) grow(a);
+    if (b) grow(b);
+  }
+  return clip({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 }, canvas);
+}
+
+/** The smallest box holding both (either may be null). */
+export function union(a: Box | null, b: Box | null): Box | null {
+  if (!a) return b;
+  if (!b) return a;
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return {
+    x,
+    y,
+    w: Math.max(a.x + a.w, b.x + b.w) - x,
+    h: Math.max(a.y + a.h, b.y + b.h) - y,
+  };
+}
+
+function clip(box: Box, canvas: { w: number; h: number }): Box | null {
+  if (!Number.isFinite(box.x)) return null;
+  const x = Math.max(0, box.x);
+  const y = Math.max(0, box.y);
+  const w = Math.min(canvas.w, box.x + box.w) - x;
+  const h = Math.min(canvas.h, box.y + box.h) - y;
+  return w > 0 && h > 0 ? { x, y, w, h } : null;
+}
+
+/** Copies `rect` of the canvas into a new contiguous array, ready for LZW. */
+export function extract(canvas: IndexedImage, rect: Box): Uint8Array {
+  if (rect.x === 0 && rect.w === canvas.w)
+    return canvas.pixels.slice(rect.y * canvas.w, (rect.y + rect.h) * canvas.w);
+  const out = new Uint8Array(rect.w * rect.h);
+  for (let y = 0; y < rect.h; y++)
+    copyRow(canvas.pixels, (rect.y + y) * canvas.w + rect.x, out, y * rect.w, rect.w);
+  return out;
+}

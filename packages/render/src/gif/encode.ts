@@ -1,0 +1,145 @@
+// The GIF89a container written by hand, so every frame can cover just the
+// rectangle that changed (gifenc's writeFrame always places frames at 0,0).
+// gifenc does what it is best at: the LZW compression of each frame's indices.
+import { createRequire } from "node:module";
+import type { Palette } from "./palette";
+import type { Box } from "./scene";
+
+/** One image block of an animated GIF. */
+export interface GifFrame {
+  /** Where the frame's pixels go on the logical screen. */
+  box: Box;
+  /** Palette indices of the box, row by row. */
+  pixels: Uint8Array;
+  /** Display time in hundredths of a second. */
+  delay: number;
+  /** 1: leave the pixels for the next frame; 2: clear the box to transparent after it. */
+  dispose: 1 | 2;
+}
+
+/** The whole animation. */
+export interface GifSpec {
+  width: number;
+  height: number;
+  palette: Palette;
+  /** Adds the NETSCAPE2.0 extension: loop forever. */
+  loop: boolean;
+  frames: readonly GifFrame[];
+}
+
+interface GifEncoderInstance {
+  reset(): void;
+  writeFrame(index: Uint8Array, width: number, height: number, options: object): void;
+  bytesView(): Uint8Array;
+}
+
+const { GIFEncoder } = createRequire(import.meta.url)("gifenc") as {
+  GIFEncoder(options: { auto: boolean; initialCapacity?: number }): GifEncoderInstance;
+};
+
+// In manual mode gifenc writes a graphic control extension (8 bytes) and an image
+// descriptor (10 bytes) before the LZW data; we keep only the LZW data. One
+// instance is reused: encoding is synchronous, so calls never interleave.
+const lzwEncoder = GIFEncoder({ auto: false, initialCapacity: 1 << 16 });
+const LZW_OFFSET = 18;
+
+/** LZW-compressed image data of one frame: minimum code size byte, sub-blocks, terminator. */
+export function lzw(pixels: Uint8Array, width: number, height: number, bits: number): Uint8Array {
+  lzwEncoder.reset();
+  // LZW's minimum code size is at least 2 even for a two-colour palette.
+  lzwEncoder.writeFrame(pixels, width, height, { colorDepth: Math.max(2, bits) });
+  const bytes = lzwEncoder.bytesView();
+  if (bytes[LZW_OFFSET - 10] !== 0x2c) throw new Error("unexpected gifenc output layout");
+  return bytes.subarray(LZW_OFFSET);
+}
+
+/** A growable byte buffer. */
+class ByteWriter {
+  private buf: Uint8Array;
+  length = 0;
+
+  constructor(capacity: number) {
+    this.buf = new Uint8Array(capacity);
+  }
+
+  private ensure(extra: number): void {
+    if (this.length + extra <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.length + extra) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.length));
+    this.buf = next;
+  }
+
+  byte(b: number): void {
+    this.ensure(1);
+    this.buf[this.length++] = b;
+  }
+
+  u16(n: number): void {
+    this.ensure(2);
+    this.buf[this.length++] = n & 255;
+    this.buf[this.length++] = (n >> 8) & 255;
+  }
+
+  bytes(data: ArrayLike<number>): void {
+    this.ensure(data.length);
+    this.buf.set(data, this.length);
+    this.length += data.length;
+  }
+
+  ascii(text: string): void {
+    for (let i = 0; i < text.length; i++) this.byte(text.charCodeAt(i));
+  }
+
+  result(): Uint8Array {
+    return this.buf.slice(0, this.length);
+  }
+}
+
+/**
+ * Writes a GIF89a: logical screen with one global colour table, an optional loop
+ * extension, then per frame a graphic control extension (delay, disposal,
+ * transparency) and an image descriptor with the frame's own left/top/size.
+ */
+export function encodeGif(spec: GifSpec): Uint8Array {
+  const { palette } = spec;
+  const bits = Math.max(1, palette.bits);
+  const out = new ByteWriter(4096 + spec.frames.reduce((n, f) => n + f.pixels.length, 0) / 2);
+  out.ascii("GIF89a");
+  out.u16(spec.width);
+  out.u16(spec.height);
+  // Global colour table present, colour resolution 8 bits, unsorted, size 2^bits.
+  out.byte(0x80 | (7 << 4) | (bits - 1));
+  // The background index: the transparent one when there is one.
+  out.byte(Math.max(palette.transparentIndex, 0));
+  out.byte(0); // square pixels
+  const table = new Uint8Array(3 << bits);
+  table.set(palette.rgb.subarray(0, Math.min(palette.rgb.length, table.length)));
+  out.bytes(table);
+  if (spec.loop) {
+    out.bytes([0x21, 0xff, 11]);
+    out.ascii("NETSCAPE2.0");
+    out.bytes([3, 1]);
+    out.u16(0); // 0 = loop forever
+    out.byte(0);
+  }
+  const transparent = palette.transparentIndex >= 0;
+  for (const frame of spec.frames) {
+    out.bytes([0x21, 0xf9, 4]);
+    out.byte((frame.dispose << 2) | (transparent ? 1 : 0));
+    out.u16(frame.delay);
+    out.byte(transparent ? palette.transparentIndex : 0);
+    out.byte(0);
+    const { x, y, w, h } = frame.box;
+    out.byte(0x2c);
+    out.u16(x);
+    out.u16(y);
+    out.u16(w);
+    out.u16(h);
+    out.byte(0); // no local colour table, not interlaced
+    out.bytes(lzw(frame.pixels, w, h, bits));
+  }
+  out.byte(0x3b);
+  return out.result();
+}

@@ -1,0 +1,196 @@
+// The countdown markup shared by the hosted page and the embed: the server
+// renders the time at `now` as plain HTML (what a browser without JavaScript
+// keeps showing), plus the data the inline script needs to tick from there.
+import {
+  DEFAULT_ENDED,
+  formatParts,
+  type Look,
+  type LookInput,
+  labelLanguage,
+  splitRemaining,
+  type TimerState,
+  type TimeUnit,
+  UNIT_SECONDS,
+  unitLabel,
+} from "@tminus/core";
+import { resolveLookOption } from "../_look";
+import { invalid } from "../errors";
+import { escapeHtml, safeHttpsUrl } from "./escape";
+
+/** A timer's status as core's computeStatus reports it (the fields pages use). */
+export interface PageStatus {
+  remaining: { total_seconds: number };
+  state: TimerState;
+  /** When the countdown reaches zero (epoch ms), or null when there is none. */
+  target_at: number | null;
+}
+
+/** What the hosted page and the embed show. */
+export interface CountdownPageInput {
+  /** The timer's name: the page's title and heading. Escaped, like every string here. */
+  name: string;
+  /** The timer's look, complete or partial. */
+  look?: Look | LookInput;
+  /** The timer's `ended`: text, optional https image, optional redirect (hosted page only). */
+  ended?: { text?: string; image_url?: string | null; redirect_url?: string | null };
+  /** The status at `now`. */
+  status: PageStatus;
+  /** The server's clock when the page is rendered (epoch ms): the browser ticks from it. */
+  now: number;
+  /** CSP nonce for the inline script and style (see {@link countdownCsp}). */
+  nonce?: string;
+  /** Server time (epoch ms) at which the page reloads itself, e.g. a recurring timer's next countdown. */
+  reloadAt?: number | null;
+}
+
+/** Checked input with everything derived that markup and script need. */
+export interface Countdown {
+  name: string;
+  look: Look;
+  endedText: string;
+  endedImage: string | null;
+  redirect: string | null;
+  now: number;
+  /** Whole seconds shown at `now`. */
+  total: number;
+  ticking: boolean;
+  targetAt: number | null;
+  nonce: string | null;
+  reloadAt: number | null;
+  units: TimeUnit[];
+  /** Plural rules locale matching core's label tables, for the browser's Intl.PluralRules. */
+  pluralLocale: string;
+  /** Label per unit and CLDR plural category. */
+  forms: Record<string, Record<string, string>>;
+}
+
+// Every integer plural category of every CLDR rule set shows up among these.
+const SAMPLES: readonly number[] = [...Array.from({ length: 1100 }, (_, i) => i), 1_000_000];
+
+/** Validates the page input (RenderError naming the field) and derives the display data. */
+export function resolveCountdown(input: CountdownPageInput): Countdown {
+  if (typeof input !== "object" || input === null) throw invalid("input", "must be an object");
+  if (typeof input.name !== "string" || input.name.length > 200)
+    throw invalid("name", "must be a string of at most 200 characters");
+  const { look } = resolveLookOption(input.look);
+  const endedText = input.ended?.text ?? DEFAULT_ENDED.text;
+  if (typeof endedText !== "string" || endedText.length > 200)
+    throw invalid("ended.text", "must be a string of at most 200 characters");
+  const { status, now } = input;
+  if (typeof now !== "number" || !Number.isFinite(now))
+    throw invalid("now", "must be epoch milliseconds");
+  const total = status?.remaining?.total_seconds;
+  if (typeof total !== "number" || !Number.isFinite(total) || total < 0)
+    throw invalid("status.remaining.total_seconds", "must be a number of seconds, 0 or more");
+  const nonce = input.nonce ?? null;
+  if (nonce !== null && !/^[A-Za-z0-9+/=_-]{8,128}$/.test(nonce))
+    throw invalid("nonce", "must be 8 to 128 base64 characters");
+  const targetAt = typeof status.target_at === "number" ? status.target_at : null;
+  const units = splitRemaining(1, { largestUnit: look.largest_unit, units: look.units }).map(
+    (p) => p.unit,
+  );
+  const pluralLocale =
+    labelLanguage(look.locale) === "en" && !/^en(-|$)/i.test(look.locale) ? "en" : look.locale;
+  const rules = new Intl.PluralRules(pluralLocale);
+  const forms: Record<string, Record<string, string>> = {};
+  for (const unit of units) {
+    const byCategory: Record<string, string> = {};
+    for (const n of SAMPLES) {
+      const category = rules.select(n);
+      byCategory[category] ??= unitLabel(unit, n, look.locale, look.labels);
+    }
+    forms[unit] = byCategory;
+  }
+  return {
+    name: input.name,
+    look,
+    endedText,
+    endedImage: safeHttpsUrl(input.ended?.image_url),
+    redirect: safeHttpsUrl(input.ended?.redirect_url),
+    now,
+    total: Math.ceil(total),
+    ticking: status.state === "running" && targetAt !== null && total > 0,
+    targetAt,
+    nonce,
+    reloadAt: typeof input.reloadAt === "number" ? input.reloadAt : null,
+    units,
+    pluralLocale,
+    forms,
+  };
+}
+
+/** Label of `value` in `unit`, from the same table the browser uses. */
+function label(c: Countdown, unit: TimeUnit, value: number): string {
+  const byCategory = c.forms[unit] ?? {};
+  return (
+    byCategory[new Intl.PluralRules(c.pluralLocale).select(value)] ?? byCategory["other"] ?? ""
+  );
+}
+
+/**
+ * The sentence screen readers hear: minutes precision (seconds only in the last
+ * minute, in steps of ten), so a polite live region speaks about once a minute
+ * rather than every second. The browser script computes it the same way.
+ */
+export function spokenText(c: Countdown, total: number): string {
+  if (total <= 0) return c.endedText;
+  const step = total >= 60 ? 60 : 10;
+  const rounded = Math.ceil(total / step) * step;
+  const parts = splitRemaining(rounded, { largestUnit: c.look.largest_unit, units: c.units });
+  const said = parts.filter((p) => p.value > 0);
+  const list = said.length > 0 ? said : parts.slice(-1);
+  return list.map((p) => `${p.value} ${label(c, p.unit, p.value)}`).join(", ");
+}
+
+/** Digits and labels of the countdown as HTML at `total` seconds; the ended block when 0. */
+export function countdownMarkup(c: Countdown): string {
+  const ended = c.total <= 0;
+  const parts = formatParts(
+    splitRemaining(c.total, { largestUnit: c.look.largest_unit, units: c.units }),
+    { pad: c.look.pad },
+  );
+  const groups = parts
+    .map((p, i) => {
+      const sep =
+        i > 0 && c.look.separator !== ""
+          ? `<span class="tm-sep">${escapeHtml(c.look.separator)}</span>`
+          : i > 0
+            ? `<span class="tm-gap"></span>`
+            : "";
+      const lab = c.look.show_labels
+        ? `<span class="tm-label" data-label="${p.unit}">${escapeHtml(label(c, p.unit, p.value))}</span>`
+        : "";
+      return `${sep}<span class="tm-group"><span class="tm-digits" data-unit="${p.unit}">${p.text}</span>${lab}</span>`;
+    })
+    .join("");
+  const image = c.endedImage
+    ? `<img class="tm-ended-image" src="${escapeHtml(c.endedImage)}" alt="${escapeHtml(c.endedText)}" loading="lazy">`
+    : "";
+  return (
+    `<div class="tm-timer" id="tm-timer" role="timer" aria-live="polite" aria-atomic="true">` +
+    `<span class="tm-sr" id="tm-spoken">${escapeHtml(spokenText(c, c.total))}</span>` +
+    `<div class="tm-row" id="tm-row" aria-hidden="true"${ended ? " hidden" : ""}>${groups}</div>` +
+    `<div class="tm-ended" id="tm-ended" aria-hidden="true"${ended ? "" : " hidden"}>` +
+    `${image}<span class="tm-ended-text">${escapeHtml(c.endedText)}</span></div>` +
+    `</div>`
+  );
+}
+
+/** What the browser script reads from the page's JSON block. */
+export function scriptData(c: Countdown, mode: "page" | "embed"): Record<string, unknown> {
+  return {
+    mode,
+    serverNow: c.now,
+    targetAt: c.ticking ? c.targetAt : null,
+    total: c.total,
+    units: c.units,
+    seconds: c.units.map((u) => UNIT_SECONDS[u]),
+    largest: c.look.largest_unit,
+    pad: c.look.pad,
+    pluralLocale: c.pluralLocale,
+    forms: c.forms,
+    endedText: c.endedText,
+    redirect: mode === "page" ? c.redirect : null,
+    reloadAt: c.reloadAt,
+  };
+}

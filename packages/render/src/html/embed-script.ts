@@ -1,0 +1,73 @@
+// The script a shop page includes to show an embed where it put a `<div>`.
+
+/** Options of {@link renderEmbedScript}. */
+export interface EmbedScriptOptions {
+  /**
+   * Only URLs of this origin are framed (e.g. "https://timers.example.com"), so a
+   * page cannot be tricked into framing something else through our script.
+   * Default: any http(s) URL.
+   */
+  origin?: string;
+}
+
+/**
+ * A small script that replaces each `<div data-tminus-timer="EMBED_URL">` with
+ * an iframe of that URL (the div's own content is the fallback without
+ * JavaScript, e.g. the GIF), and sizes the iframe to the height the embed reports.
+ * @example
+ * // <div data-tminus-timer="https://timers.example.com/t/tmr_123/embed"><img src=".../t/tmr_123.gif" alt=""></div>
+ * // <script async src="https://timers.example.com/embed.js"></script>
+ * new Response(renderEmbedScript({ origin: "https://timers.example.com" }), { headers: { "content-type": "text/javascript" } });
+ */
+export function renderEmbedScript(options: EmbedScriptOptions = {}): string {
+  let origin: string | null = null;
+  if (options.origin !== undefined) {
+    const url = new URL(options.origin);
+    if (url.protocol !== "https:" && url.protocol !== "http:")
+      throw new Error("origin must be an http(s) origin");
+    origin = url.origin;
+  }
+  return `/* tminus embed */
+(function () {
+  "use strict";
+  var ORIGIN = ${JSON.stringify(origin)};
+  var frames = [];
+  function mount(div) {
+    if (div.getAttribute("data-tminus-mounted")) return;
+    var url;
+    try { url = new URL(div.getAttribute("data-tminus-timer"), document.baseURI); } catch (e) { return; }
+    if (url.protocol !== "https:" && url.protocol !== "http:") return;
+    if (ORIGIN !== null && url.origin !== ORIGIN) return;
+    var frame = document.createElement("iframe");
+    frame.src = url.href;
+    frame.title = div.getAttribute("data-tminus-title") || "Countdown";
+    frame.setAttribute("loading", "lazy");
+    frame.setAttribute("scrolling", "no");
+    frame.setAttribute("referrerpolicy", "strict-origin-when-cross-origin");
+    frame.style.cssText = "display:block;width:100%;border:0;overflow:hidden;height:" +
+      (parseInt(div.getAttribute("data-tminus-height"), 10) || 160) + "px";
+    div.setAttribute("data-tminus-mounted", "1");
+    while (div.firstChild) div.removeChild(div.firstChild);
+    div.appendChild(frame);
+    frames.push(frame);
+  }
+  function scan() {
+    var divs = document.querySelectorAll("div[data-tminus-timer]");
+    for (var i = 0; i < divs.length; i++) mount(divs[i]);
+  }
+  // Only our own iframes may resize themselves, and only within sane bounds.
+  window.addEventListener("message", function (event) {
+    var data = event.data;
+    if (!data || data.type !== "tminus:height") return;
+    for (var i = 0; i < frames.length; i++) {
+      if (frames[i].contentWindow !== event.source) continue;
+      if (ORIGIN !== null && event.origin !== ORIGIN) return;
+      var h = Math.round(Number(data.height));
+      if (h >= 20 && h <= 2000) frames[i].style.height = h + "px";
+    }
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", scan);
+  else scan();
+})();
+`;
+}

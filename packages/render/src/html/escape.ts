@@ -1,0 +1,38 @@
+// Every user-supplied string reaches HTML through one of these two functions.
+
+const ENTITIES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** Escapes text for HTML element content and quoted attribute values alike. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
+}
+
+/**
+ * JSON for a `<script type="application/json">` block. `<` is escaped so no
+ * string can close the element (`</script>`) or open a comment (`<!--`), and
+ * U+2028/U+2029 so the text is also a valid JavaScript literal.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+/** The URL when it is absolute https (core only stores such), else null: no javascript: ever. */
+export function safeHttpsUrl(url: string | null | undefined): string | null {
+  if (typeof url !== "string") return null;
+  try {
+    return new URL(url).protocol === "https:" ? url : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,108 @@
+// Validation of what the image functions take. Looks stored on timers were
+// validated by core already; the bounds here protect the renderer itself (pixel
+// counts, frame counts, text lengths) whoever calls it.
+import { DEFAULT_ENDED, type Look, type LookInput } from "@tminus/core";
+import { resolveLookOption } from "./_look";
+import type { Variant } from "./colors";
+import { invalid } from "./errors";
+
+/** Bounds of the image options, at 1x (a 2x image doubles width and height). */
+export const IMAGE_LIMITS = Object.freeze({
+  minWidth: 100,
+  maxWidth: 1200,
+  minHeight: 40,
+  maxHeight: 600,
+  minFrames: 1,
+  maxFrames: 60,
+  maxEndedText: 200,
+});
+
+/** What an email image shows and how big it is. */
+export interface ImageInput {
+  /** Whole seconds left at the moment of the request (`status.remaining.total_seconds`); 0 is ended. */
+  remainingSeconds: number;
+  /** false while paused (or not started): every frame shows the same time. Default true. */
+  running?: boolean;
+  /** The timer's look, complete as stored or partial (missing fields take core's defaults). */
+  look?: Look | LookInput;
+  /** What shows after the end: the timer's `ended` (images draw its `text`). */
+  ended?: { text?: string };
+  /** Animated GIF only: 1..60 frames of one second. Default 60. */
+  frames?: number;
+  /** Width in CSS pixels, 100..1200. Default 600. */
+  width?: number;
+  /** Height in CSS pixels, 40..600. Default: from the font size (160 for the default look). */
+  height?: number;
+  /** 2 draws every pixel twice as dense (retina); the image is then 2x wide and high. */
+  scale?: 1 | 2;
+  /** "dark" draws the look's dark colours (when it has them). Default "light". */
+  variant?: Variant;
+}
+
+/** An {@link ImageInput} checked and completed. */
+export interface ResolvedInput {
+  look: Look;
+  /** Canonical JSON of the look: equal looks give equal keys. */
+  lookKey: string;
+  endedText: string;
+  remaining: number;
+  running: boolean;
+  frames: number;
+  /** Width and height at 1x; `scale` multiplies both. */
+  width: number;
+  height: number;
+  scale: 1 | 2;
+  variant: Variant;
+}
+
+/** Checks every option and fills the defaults; throws RenderError naming the bad field. */
+export function resolveInput(input: ImageInput): ResolvedInput {
+  if (typeof input !== "object" || input === null) throw invalid("input", "must be an object");
+  const { look, key } = resolveLookOption(input.look);
+  const remaining = input.remainingSeconds;
+  if (typeof remaining !== "number" || !Number.isFinite(remaining) || remaining < 0)
+    throw invalid("remainingSeconds", "must be a finite number of seconds, 0 or more");
+  const running = input.running ?? true;
+  if (typeof running !== "boolean") throw invalid("running", "must be true or false");
+  const endedText = input.ended?.text ?? DEFAULT_ENDED.text;
+  if (typeof endedText !== "string" || endedText.length > IMAGE_LIMITS.maxEndedText)
+    throw invalid(
+      "ended.text",
+      `must be a string of at most ${IMAGE_LIMITS.maxEndedText} characters`,
+    );
+  const L = IMAGE_LIMITS;
+  const frames = int("frames", input.frames ?? 60, L.minFrames, L.maxFrames);
+  const width = int("width", input.width ?? 600, L.minWidth, L.maxWidth);
+  const height =
+    input.height === undefined
+      ? autoHeight(look)
+      : int("height", input.height, L.minHeight, L.maxHeight);
+  const scale = input.scale ?? 1;
+  if (scale !== 1 && scale !== 2) throw invalid("scale", "must be 1 or 2");
+  const variant = input.variant ?? "light";
+  if (variant !== "light" && variant !== "dark") throw invalid("variant", "must be light or dark");
+  return {
+    look,
+    lookKey: key,
+    endedText,
+    remaining: Math.ceil(remaining),
+    running,
+    frames,
+    width,
+    height,
+    scale,
+    variant,
+  };
+}
+
+/** Room for the digits and, when shown, the labels: 160 px for the default 48 px font. */
+function autoHeight(look: Look): number {
+  const h = Math.round(look.font_size * (look.show_labels ? 10 / 3 : 2.5));
+  return Math.min(IMAGE_LIMITS.maxHeight, Math.max(IMAGE_LIMITS.minHeight, h));
+}
+
+function int(field: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max)
+    throw invalid(field, `must be an integer from ${min} to ${max}`);
+  return value;
+}

@@ -1,0 +1,43 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+// The built package, as an app that installed it loads it: fonts and gifenc are
+// found from dist/ through the dependencies, in both module formats.
+const root = fileURLToPath(new URL("..", import.meta.url));
+const run = promisify(execFile);
+
+const program = (load: string) => `
+${load}
+const png = await renderPng({ remainingSeconds: 3661, look: { font: "serif" } });
+const gif = await renderGif({ remainingSeconds: 3661, frames: 3 });
+process.stdout.write(JSON.stringify({ png: Buffer.from(png.subarray(1, 4)).toString(), gif: Buffer.from(gif.subarray(0, 6)).toString() }));
+`;
+
+describe("the built package", () => {
+  it("renders from the ESM build", async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        program('import { renderGif, renderPng } from "./dist/index.js";'),
+      ],
+      { cwd: root },
+    );
+    expect(JSON.parse(stdout)).toEqual({ png: "PNG", gif: "GIF89a" });
+  });
+
+  it("renders from the CommonJS build", async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        "-e",
+        `(async () => { ${program('const { renderGif, renderPng } = require("./dist/index.cjs");')} })()`,
+      ],
+      { cwd: root },
+    );
+    expect(JSON.parse(stdout)).toEqual({ png: "PNG", gif: "GIF89a" });
+  });
+});

@@ -1,0 +1,275 @@
+import { createImageRenderer, RenderError } from "@tminus/render";
+import { describe, expect, it } from "vitest";
+import { compare, decodeGif, decodePng, dhms, samePixels } from "./helpers";
+
+// One renderer for the file: its atlas cache is what makes the later tests fast.
+const images = createImageRenderer();
+const remaining = dhms(3, 4, 5, 7);
+
+describe("animated GIF", () => {
+  it("has 60 one-second frames on a 600 px wide logical screen, looping forever", async () => {
+    const gif = decodeGif(await images.gif({ remainingSeconds: remaining }));
+    expect(gif.width).toBe(600);
+    expect(gif.height).toBe(160);
+    expect(gif.frames).toHaveLength(60);
+    expect(gif.info.every((f) => f.delay === 100)).toBe(true);
+    expect(gif.loopCount).toBe(0);
+    // Frame 0 covers everything; later frames only what changed, left in place.
+    expect(gif.info[0]).toMatchObject({ x: 0, y: 0, width: 600, height: 160 });
+    for (const f of gif.info.slice(1)) {
+      expect(f.disposal).toBe(1);
+      expect(f.width * f.height).toBeLessThan((600 * 160) / 4);
+    }
+    expect(gif.info.every((f) => !f.has_local_palette && !f.interlaced)).toBe(true);
+  });
+
+  it("frame k shows the time k seconds later, exactly as that frame composited directly", async () => {
+    const gif = decodeGif(await images.gif({ remainingSeconds: remaining }));
+    for (const k of [0, 1, 7, 8, 9, 30, 59]) {
+      const direct = await images.rgba({ remainingSeconds: remaining, frame: k });
+      expect(samePixels(gif.frames[k]!, direct), `frame ${k}`).toBe(true);
+      // The same time rendered as a still of its own: the layout does not move.
+      const still = await images.rgba({ remainingSeconds: remaining - k });
+      expect(samePixels(gif.frames[k]!, still), `still at remaining - ${k}`).toBe(true);
+    }
+    // Consecutive frames really differ (the seconds tick).
+    expect(samePixels(gif.frames[0]!, gif.frames[1]!)).toBe(false);
+  });
+
+  it("looks like satori and resvg drawing the whole frame (the slow path)", async () => {
+    for (const input of [
+      { remainingSeconds: remaining, frame: 0 },
+      { remainingSeconds: remaining, frame: 8 }, // 07 s to 59 s: minutes change too
+      { remainingSeconds: dhms(0, 1, 0, 1), look: { font: "serif", theme: "dark" }, frame: 1 },
+      { remainingSeconds: 42, look: { font: "mono", locale: "ru", panel: "plain" } },
+    ] as const) {
+      const fast = await images.rgba(input);
+      const slow = await images.reference(input);
+      const diff = compare(fast, slow);
+      // Exact palettes keep this at zero; a quantized palette may move a few anti-aliased pixels.
+      expect(diff.max, JSON.stringify(input)).toBeLessThanOrEqual(24);
+      expect(diff.differing, JSON.stringify(input)).toBeLessThan(0.005);
+    }
+  });
+
+  it("decodes to what satori and resvg draw for the same frames", async () => {
+    const gif = decodeGif(await images.gif({ remainingSeconds: remaining, frames: 10 }));
+    for (const k of [3, 9]) {
+      const diff = compare(
+        gif.frames[k]!,
+        await images.reference({ remainingSeconds: remaining, frame: k }),
+      );
+      expect(diff.max, `frame ${k}`).toBeLessThanOrEqual(24);
+      expect(diff.differing, `frame ${k}`).toBeLessThan(0.005);
+    }
+  });
+
+  it("shows the ended look after the deadline and stops there instead of looping", async () => {
+    const gif = decodeGif(await images.gif({ remainingSeconds: 3, ended: { text: "Sale over" } }));
+    // 3, 2, 1, then the ended frame, and no more.
+    expect(gif.frames).toHaveLength(4);
+    expect(gif.loopCount).toBeNull();
+    const ended = await images.rgba({ remainingSeconds: 0, ended: { text: "Sale over" } });
+    expect(samePixels(gif.frames[3]!, ended)).toBe(true);
+    expect(samePixels(gif.frames[2]!, ended)).toBe(false);
+    const already = decodeGif(
+      await images.gif({ remainingSeconds: 0, ended: { text: "Sale over" } }),
+    );
+    expect(already.frames).toHaveLength(1);
+    expect(samePixels(already.frames[0]!, ended)).toBe(true);
+  });
+
+  it("renders a paused timer as one still frame", async () => {
+    const gif = decodeGif(await images.gif({ remainingSeconds: 500, running: false }));
+    expect(gif.frames).toHaveLength(1);
+  });
+
+  it("takes 1 to 60 frames", async () => {
+    expect(decodeGif(await images.gif({ remainingSeconds: 500, frames: 1 })).frames).toHaveLength(
+      1,
+    );
+    expect(decodeGif(await images.gif({ remainingSeconds: 500, frames: 12 })).frames).toHaveLength(
+      12,
+    );
+  });
+
+  it("keeps one frame per second when nothing visible changes (minutes only)", async () => {
+    const gif = decodeGif(
+      await images.gif({ remainingSeconds: 3600, look: { units: ["hours", "minutes"] } }),
+    );
+    expect(gif.frames).toHaveLength(60);
+    expect(gif.info.every((f) => f.delay === 100)).toBe(true);
+    // 60:00 rounds up to 1:00 for 60 seconds; the rest repaint one pixel.
+    expect(samePixels(gif.frames[0]!, gif.frames[59]!)).toBe(true);
+  });
+
+  it("draws 2x images at twice the size, same layout", async () => {
+    const one = decodeGif(await images.gif({ remainingSeconds: remaining, frames: 3 }));
+    const two = decodeGif(await images.gif({ remainingSeconds: remaining, frames: 3, scale: 2 }));
+    expect([two.width, two.height]).toEqual([1200, 320]);
+    expect(two.frames).toHaveLength(3);
+    // The changed rectangles scale with it (give or take a pixel of anti-aliasing).
+    expect(Math.abs(two.info[1]!.x - 2 * one.info[1]!.x)).toBeLessThanOrEqual(4);
+  });
+
+  it("is deterministic: same input, same bytes", async () => {
+    const a = await images.gif({ remainingSeconds: 12_345, look: { theme: "dark" } });
+    const b = await createImageRenderer().gif({
+      remainingSeconds: 12_345,
+      look: { theme: "dark" },
+    });
+    expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
+  });
+
+  it("uses the look's dark colours for the dark variant", async () => {
+    const look = { dark: { background_color: "#000000" } };
+    const light = await images.rgba({ remainingSeconds: 60, look });
+    const dark = await images.rgba({ remainingSeconds: 60, look, variant: "dark" });
+    const centre = (p: typeof light) => [
+      ...p.rgba.subarray((80 * 600 + 20) * 4, (80 * 600 + 20) * 4 + 3),
+    ];
+    expect(centre(light)).toEqual([255, 255, 255]);
+    expect(centre(dark)).toEqual([0, 0, 0]);
+  });
+
+  it("draws no label where an override is empty", async () => {
+    const input = { remainingSeconds: 3_725, look: { labels: { seconds: "" } } };
+    const diff = compare(await images.rgba(input), await images.reference(input));
+    expect(diff.differing).toBeLessThan(0.005);
+  });
+
+  it("shrinks a font too large for the width instead of clipping", async () => {
+    const gif = decodeGif(
+      await images.gif({
+        remainingSeconds: dhms(12, 1, 1, 1),
+        width: 200,
+        look: { font_size: 150 },
+        frames: 2,
+      }),
+    );
+    expect(gif.width).toBe(200);
+    // The panel's right border is intact: nothing was drawn across it.
+    const row = gif.frames[0]!;
+    const edge = (y: number) => [
+      ...row.rgba.subarray((y * 200 + 199) * 4, (y * 200 + 199) * 4 + 3),
+    ];
+    expect(edge(row.height >> 1)).toEqual(edge(20));
+  });
+});
+
+describe("transparent looks", () => {
+  const look = { transparent: true, matte_color: "#FFFFFF" };
+
+  it("have a transparent index, used by the background, and clear what changes", async () => {
+    const gif = decodeGif(await images.gif({ remainingSeconds: 70, look, frames: 12 }));
+    expect(gif.info[0]!.transparent_index).toBe(0);
+    // A corner outside the panel is see-through.
+    expect(gif.frames[0]!.rgba[3]).toBe(0);
+    // Later frames clear their rectangle after themselves, and each rectangle holds
+    // the one before it (a cleared area must be redrawn whole).
+    const later = gif.info.slice(1);
+    expect(later.every((f) => f.disposal === 2)).toBe(true);
+    for (let k = 1; k < later.length; k++) {
+      const [a, b] = [later[k - 1]!, later[k]!];
+      expect(b.x <= a.x && b.y <= a.y).toBe(true);
+      expect(b.x + b.width >= a.x + a.width && b.y + b.height >= a.y + a.height).toBe(true);
+    }
+    // Each frame on screen equals the frame composited directly...
+    for (const k of [2, 5, 11]) {
+      const direct = await images.rgba({ remainingSeconds: 70, look, frame: k });
+      expect(samePixels(gif.frames[k]!, direct), `frame ${k}`).toBe(true);
+    }
+    // ...except frame 1, which paints the matte where frame 0's ink cannot be cleared.
+    const direct = await images.rgba({ remainingSeconds: 70, look, frame: 1 });
+    const shown = gif.frames[1]!.rgba;
+    let ghosts = 0;
+    for (let i = 0; i < shown.length; i += 4) {
+      if (shown.subarray(i, i + 4).join() === direct.rgba.subarray(i, i + 4).join()) continue;
+      expect(direct.rgba[i + 3]).toBe(0);
+      expect([...shown.subarray(i, i + 4)]).toEqual([255, 255, 255, 255]);
+      ghosts++;
+    }
+    expect(ghosts).toBeGreaterThan(0);
+  });
+
+  it("write PNGs with a tRNS chunk", async () => {
+    const png = decodePng(await images.png({ remainingSeconds: 70, look }));
+    expect(png.transparentIndex).toBe(0);
+    expect(png.rgba[3]).toBe(0);
+  });
+});
+
+describe("still PNG", () => {
+  it("is the GIF's first frame", async () => {
+    const png = decodePng(await images.png({ remainingSeconds: remaining }));
+    const gif = decodeGif(await images.gif({ remainingSeconds: remaining, frames: 2 }));
+    expect([png.width, png.height]).toEqual([600, 160]);
+    expect(samePixels(png, gif.frames[0]!)).toBe(true);
+  });
+
+  it("comes at 2x too", async () => {
+    const png = decodePng(await images.png({ remainingSeconds: remaining, scale: 2, width: 320 }));
+    expect([png.width, png.height]).toEqual([640, 320]);
+  });
+});
+
+describe("validation", () => {
+  const cases: Array<[string, Record<string, unknown>]> = [
+    ["width", { width: 99 }],
+    ["width", { width: 1201 }],
+    ["width", { width: 600.5 }],
+    ["height", { height: 39 }],
+    ["height", { height: 601 }],
+    ["frames", { frames: 0 }],
+    ["frames", { frames: 61 }],
+    ["scale", { scale: 3 }],
+    ["variant", { variant: "sepia" }],
+    ["remainingSeconds", { remainingSeconds: -1 }],
+    ["remainingSeconds", { remainingSeconds: Number.NaN }],
+    ["running", { running: "yes" }],
+    ["ended.text", { ended: { text: "x".repeat(201) } }],
+    ["look.text_color", { look: { text_color: "red" } }],
+    ["look.background_color", { look: { background_color: "#12345" } }],
+    ["look.font_size", { look: { font_size: 500 } }],
+    ["look.font", { look: { font: "comic" } }],
+    ["look.separator", { look: { separator: "----" } }],
+    ["look", { look: { sparkles: true } }],
+  ];
+  for (const [field, patch] of cases) {
+    it(`refuses ${JSON.stringify(patch)} naming ${field}`, async () => {
+      const error = await images.gif({ remainingSeconds: 10, ...patch } as never).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(error).toBeInstanceOf(RenderError);
+      expect((error as RenderError).code).toBe("validation_error");
+      expect((error as RenderError).field).toBe(field);
+      expect((error as RenderError).message).toContain(field);
+    });
+  }
+
+  it("refuses a frame index outside the animation", async () => {
+    await expect(images.rgba({ remainingSeconds: 10, frame: 60 })).rejects.toMatchObject({
+      code: "validation_error",
+      field: "frame",
+    });
+  });
+});
+
+describe("the atlas cache", () => {
+  it("is bounded", async () => {
+    const small = createImageRenderer({ maxLooks: 2 });
+    for (const color of ["#111111", "#222222", "#333333"])
+      await small.png({ remainingSeconds: 5, look: { text_color: color }, width: 120, height: 40 });
+    expect(small.cachedLooks).toBe(2);
+  });
+
+  it("shares one atlas build between concurrent first requests", async () => {
+    const fresh = createImageRenderer();
+    const look = { text_color: "#444444" };
+    await Promise.all(
+      [1, 2, 3].map((s) => fresh.gif({ remainingSeconds: s * 100, look, frames: 2 })),
+    );
+    expect(fresh.cachedLooks).toBe(1);
+  });
+});
