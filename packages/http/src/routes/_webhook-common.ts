@@ -1,5 +1,7 @@
-import type { CursorCodec, CursorPosition } from "../cursor";
-import { validationError } from "../errors";
+import type { CursorCodec } from "../cursor";
+import { ApiError, validationError } from "../errors";
+import type { RouteContext } from "../handler";
+import { keysetPage } from "../paging";
 import type { RouteResult } from "../router";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,8 +18,7 @@ export function uuidParam(raw: string | undefined, name: string): string {
 }
 
 /**
- * One page of a newest-first list: the store was asked for `limit + 1` rows, so the extra
- * one tells whether more exist without a count; the cursor marks the page's last row.
+ * One page of a newest-first list, positioned by `(created_at, id)` (see `keysetPage`).
  */
 export function newestFirstPage<T extends { id: string; created_at: number }>(
   rows: T[],
@@ -26,15 +27,20 @@ export function newestFirstPage<T extends { id: string; created_at: number }>(
   cursors: CursorCodec,
   binding: string,
 ): RouteResult {
-  const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
-  const last = page[page.length - 1];
-  const position: CursorPosition | undefined = last && { value: last.created_at, id: last.id };
-  return {
-    list: page.map(view),
-    page: {
-      has_more: hasMore,
-      next_cursor: hasMore && position ? cursors.encode(position, binding) : null,
-    },
-  };
+  return keysetPage(rows, limit, {
+    view,
+    position: (row) => ({ value: row.created_at, id: row.id }),
+    cursors,
+    binding,
+  });
+}
+
+/** The key's tenant: every webhook query is scoped by account and environment. */
+export function scopeOf(ctx: RouteContext) {
+  return { account_id: ctx.auth.account.id, environment: ctx.auth.key.environment };
+}
+
+/** `404 not_found` for a webhook resource of this account and environment. */
+export function webhookNotFound(kind: string, id: string, ctx: RouteContext): ApiError {
+  return new ApiError("not_found", `no ${kind} ${id} in this ${ctx.auth.key.environment} account`);
 }

@@ -5,7 +5,7 @@ import { uuidv7 } from "../ids";
 import { readListQuery } from "../paging";
 import type { Route, RouteResult } from "../router";
 import { deliveryView } from "../webhooks/views";
-import { newestFirstPage, uuidParam } from "./_webhook-common";
+import { newestFirstPage, scopeOf, uuidParam, webhookNotFound } from "./_webhook-common";
 
 /** Delivery statuses, in their lifecycle order (docs/webhooks.md). */
 export const DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = [
@@ -13,17 +13,6 @@ export const DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = [
   "succeeded",
   "failed",
 ];
-
-function scopeOf(ctx: RouteContext) {
-  return { account_id: ctx.auth.account.id, environment: ctx.auth.key.environment };
-}
-
-function notFound(id: string, ctx: RouteContext): ApiError {
-  return new ApiError(
-    "not_found",
-    `no webhook delivery ${id} in this ${ctx.auth.key.environment} account`,
-  );
-}
 
 async function listDeliveries(ctx: RouteContext): Promise<RouteResult> {
   const { limit, cursor, filters } = readListQuery(ctx.req.query, ["status"]);
@@ -51,7 +40,7 @@ async function getDelivery(ctx: RouteContext): Promise<RouteResult> {
   const id = uuidParam(ctx.params.delivery_id, "delivery_id");
   const { account_id, environment } = scopeOf(ctx);
   const found = await ctx.services.store.getWebhookDelivery(account_id, environment, id);
-  if (!found) throw notFound(id, ctx);
+  if (!found) throw webhookNotFound("webhook delivery", id, ctx);
   return { data: deliveryView(found) };
 }
 
@@ -68,7 +57,7 @@ async function replayDelivery(ctx: RouteContext): Promise<RouteResult> {
     new_id: uuidv7(ctx.now),
     now: ctx.now,
   });
-  if (outcome.kind === "not_found") throw notFound(id, ctx);
+  if (outcome.kind === "not_found") throw webhookNotFound("webhook delivery", id, ctx);
   if (outcome.kind === "destination_unavailable") {
     throw new ApiError(
       "validation_error",

@@ -11,28 +11,17 @@ import { destinationCreateSchema, destinationUpdateSchema } from "../webhooks/sc
 import { generateWebhookSecret } from "../webhooks/signing";
 import { parseBody } from "../webhooks/validate";
 import { destinationView } from "../webhooks/views";
-import { newestFirstPage, uuidParam } from "./_webhook-common";
+import { newestFirstPage, scopeOf, uuidParam, webhookNotFound } from "./_webhook-common";
 
 /** After a rotation the previous secret keeps signing this long (decisions.md). */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 3_600_000;
-
-function scopeOf(ctx: RouteContext) {
-  return { account_id: ctx.auth.account.id, environment: ctx.auth.key.environment };
-}
-
-function notFound(id: string, ctx: RouteContext): ApiError {
-  return new ApiError(
-    "not_found",
-    `no webhook destination ${id} in this ${ctx.auth.key.environment} account`,
-  );
-}
 
 /** The destination of the path, or 404. */
 async function loadDestination(ctx: RouteContext): Promise<WebhookDestination> {
   const id = uuidParam(ctx.params.destination_id, "destination_id");
   const { account_id, environment } = scopeOf(ctx);
   const found = await ctx.services.store.getWebhookDestination(account_id, environment, id);
-  if (!found) throw notFound(id, ctx);
+  if (!found) throw webhookNotFound("webhook destination", id, ctx);
   return found;
 }
 
@@ -112,7 +101,7 @@ async function updateDestination(ctx: RouteContext): Promise<RouteResult> {
     patch: { ...body, url },
     now: ctx.now,
   });
-  if (!updated) throw notFound(id, ctx);
+  if (!updated) throw webhookNotFound("webhook destination", id, ctx);
   return { data: destinationView(updated, ctx.now) };
 }
 
@@ -123,7 +112,7 @@ async function deleteDestination(ctx: RouteContext): Promise<RouteResult> {
     id,
     now: ctx.now,
   });
-  if (!deleted) throw notFound(id, ctx);
+  if (!deleted) throw webhookNotFound("webhook destination", id, ctx);
   return { data: { id, object: "webhook_destination", deleted: true } };
 }
 
@@ -145,7 +134,7 @@ async function rotateSecret(ctx: RouteContext): Promise<RouteResult> {
     previous_expires_at: ctx.now + PREVIOUS_SECRET_TTL_MS,
     now: ctx.now,
   });
-  if (!rotated) throw notFound(id, ctx);
+  if (!rotated) throw webhookNotFound("webhook destination", id, ctx);
   return { data: destinationView(rotated, ctx.now, true) };
 }
 
