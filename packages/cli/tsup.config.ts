@@ -1,10 +1,11 @@
 import { defineConfig } from "tsup";
+import { libraryBuild } from "../../tsup.base";
 
-export default defineConfig({
-  entry: ["src/cli.ts", "src/index.ts"],
-  format: ["esm"],
-  dts: { entry: "src/index.ts" },
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-});
+// The binary is ESM only; the library entry (startServer) gets types.
+export default defineConfig(
+  libraryBuild({
+    entry: ["src/cli.ts", "src/index.ts"],
+    format: ["esm"],
+    dts: { entry: "src/index.ts" },
+  }),
+);

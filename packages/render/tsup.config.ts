@@ -1,12 +1,5 @@
 import { defineConfig } from "tsup";
+import { libraryBuild } from "../../tsup.base";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-  // import.meta.url locates the fonts and gifenc from the CJS build too.
-  shims: true,
-});
+// import.meta.url locates the fonts and gifenc from the CJS build too.
+export default defineConfig(libraryBuild({ shims: true }));
