@@ -169,6 +169,28 @@ describe("public render routes (no key, outside /api/v1)", () => {
   });
 });
 
+describe("viewer cookie behind https", () => {
+  it("is Secure when the public base URL is https", async () => {
+    const secure = await startTestServer({ base_url: "https://timers.example.test" });
+    try {
+      const key = await secure.key("production");
+      const created = await secure.call("POST", "/api/v1/timers", {
+        key,
+        body: { name: "Evergreen", type: "duration", duration_seconds: 60 },
+        headers: { "idempotency-key": newKey() },
+      });
+      await secure.call("POST", `/api/v1/timers/${created.json.data.id}/publish`, {
+        key,
+        headers: { "if-match": created.json.data.revision },
+      });
+      const res = await fetch(`${secure.url}/t/${created.json.data.id}`);
+      expect(res.headers.get("set-cookie")).toMatch(/; Secure$/);
+    } finally {
+      await secure.close();
+    }
+  });
+});
+
 describe("image cache: each distinct image rendered at most once", () => {
   it("coalesces concurrent requests and keeps a bounded LRU", async () => {
     const cache = createImageCache(2);

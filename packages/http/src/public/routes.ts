@@ -178,6 +178,8 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig })
     const { definition, clock } = timerData(timer);
     const { viewer, setCookie } = await resolveViewer(deps.store, timer, req, now, {
       page: kind === "page" || kind === "embed",
+      // Served over https: the cookie must never travel in clear.
+      secureCookie: deps.config.base_url.startsWith("https:"),
     });
     const status = computeStatus({ definition, clock, viewer }, now);
     const response =

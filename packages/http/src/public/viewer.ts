@@ -35,7 +35,7 @@ export async function resolveViewer(
   timer: TimerRecord,
   req: ApiRequest,
   now: number,
-  options: { page: boolean },
+  options: { page: boolean; secureCookie: boolean },
 ): Promise<ResolvedViewer> {
   const { definition, signing_secret } = timerData(timer);
   if (definition.type === "personalized") {
@@ -64,7 +64,7 @@ export async function resolveViewer(
   let setCookie: string | undefined;
   if (!id || !COOKIE_VALUE.test(id)) {
     id = randomBytes(18).toString("base64url");
-    setCookie = `${VIEWER_COOKIE}=${id}; Path=/t/${timer.id}; Max-Age=31536000; HttpOnly; SameSite=Lax`;
+    setCookie = `${VIEWER_COOKIE}=${id}; Path=/t/${timer.id}; Max-Age=31536000; HttpOnly; SameSite=Lax${options.secureCookie ? "; Secure" : ""}`;
   }
   const start_at = await store.recordFirstView({ timer_id: timer.id, viewer: `c:${id}`, now });
   return { viewer: { start_at }, setCookie };
