@@ -3,13 +3,13 @@ import { computeStatus, type TimerStatusResult } from "@tminus/core";
 import type { Store, TimerRecord } from "@tminus/store";
 import type { TminusConfig } from "../config";
 import type { ApiRequest, ApiResponse } from "../exchange";
+import { isUuid } from "../ids";
 import { timerData } from "../timer-view";
 import { createImageCache } from "./image-cache";
 import { loadRender } from "./render-module";
 import { EMBED_SCRIPT_PATH, PUBLIC_PREFIX } from "./urls";
 import { resolveViewer } from "./viewer";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // Email clients and proxies must ask again each time: the first frame is the exact time left.
 const IMAGE_CACHE_CONTROL = "no-cache, max-age=0";
 const UNAVAILABLE_TEXT = "This countdown is not available";
@@ -170,7 +170,7 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig })
     const id = (slash === -1 ? rest : rest.slice(0, slash)).toLowerCase();
     const kind = KINDS[slash === -1 ? "" : rest.slice(slash)];
     if (!kind || req.method !== "GET") return notShown(kind ?? "page", 404);
-    if (!UUID.test(id)) return notShown(kind, 404);
+    if (!isUuid(id)) return notShown(kind, 404);
     const timer = await deps.store.findTimerById(id);
     if (timer?.status !== "published") return notShown(kind, 404);
     const options = kind === "gif" || kind === "png" ? imageOptions(req) : null;

@@ -1,17 +1,16 @@
 import type { CursorCodec } from "../cursor";
 import { ApiError, validationError } from "../errors";
 import type { RouteContext } from "../handler";
+import { isUuid } from "../ids";
 import { keysetPage } from "../paging";
 import type { RouteResult } from "../router";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A webhook resource id from the path. The specification's `invalid_timer_id` is for timer
  * ids only; any other id that is not a UUID is a `validation_error` naming the parameter.
  */
 export function uuidParam(raw: string | undefined, name: string): string {
-  if (!raw || !UUID.test(raw)) {
+  if (!raw || !isUuid(raw)) {
     throw validationError(name, `${name} "${(raw ?? "").slice(0, 64)}" is not a UUID`);
   }
   return raw.toLowerCase();

@@ -4,10 +4,10 @@ import { environmentOfKey, hasValidChecksum } from "../api-key-format";
 import { validationError } from "../errors";
 import type { RouteContext } from "../handler";
 import { requestLogCutoff } from "../housekeeping";
+import { isUuid } from "../ids";
 import { keysetPage, readListQuery } from "../paging";
 import type { Route, RouteResult } from "../router";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // A key prefix as the log shows it: environment prefix plus 8 base62 characters.
 const KEY_PREFIX = /^svc_(test|live)_[0-9A-Za-z]{8}$/;
 const ROUTE_MAX = 256;
@@ -31,7 +31,7 @@ function readRoute(raw: string): string {
 }
 
 function readKey(raw: string): Pick<ListRequestLogQuery, "key_id" | "key_prefix"> {
-  if (UUID.test(raw)) return { key_id: raw.toLowerCase() };
+  if (isUuid(raw)) return { key_id: raw.toLowerCase() };
   if (KEY_PREFIX.test(raw)) return { key_prefix: raw };
   // A whole secret in a URL ends up in proxy and server logs: refuse it and say so.
   const leaked = environmentOfKey(raw) !== null && hasValidChecksum(raw);
@@ -44,7 +44,7 @@ function readKey(raw: string): Pick<ListRequestLogQuery, "key_id" | "key_prefix"
 }
 
 function readRequestId(raw: string): string {
-  if (!UUID.test(raw)) throw validationError("request_id", "request_id must be a UUID");
+  if (!isUuid(raw)) throw validationError("request_id", "request_id must be a UUID");
   return raw.toLowerCase();
 }
 
