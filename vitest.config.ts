@@ -13,6 +13,7 @@ export default defineConfig({
       "@tminus/store": src("./packages/store/src/index.ts"),
       "@tminus/http": src("./packages/http/src/index.ts"),
       "@tminus/render": src("./packages/render/src/index.ts"),
+      "@tminus/webhooks": src("./packages/webhooks/src/index.ts"),
     },
   },
   test: {
@@ -23,6 +24,10 @@ export default defineConfig({
       { extends: true, test: { name: "store", include: ["packages/store/test/**/*.test.ts"] } },
       { extends: true, test: { name: "http", include: ["packages/http/test/**/*.test.ts"] } },
       { extends: true, test: { name: "render", include: ["packages/render/test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "webhooks", include: ["packages/webhooks/test/**/*.test.ts"] },
+      },
       { extends: true, test: { name: "cli", include: ["packages/cli/test/**/*.test.ts"] } },
       { extends: true, test: { name: "examples", include: ["examples/*/test/**/*.test.ts"] } },
     ],

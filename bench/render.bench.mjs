@@ -1,37 +1,67 @@
-// Benchmark: an email GIF per recipient (600x160, 60 one-second frames, the default look).
-// Our pipeline (atlas once per look, frames composited in palette-index space, only the
-// changed rectangle LZW-encoded) against the straightforward one written here with the
-// same libraries: satori, then resvg, then gifenc's quantize, then gifenc's encoder, for
-// every frame. Same look, same size, same run; the baseline runs between our batches.
+// Benchmark: an email GIF per recipient (600x160, 60 one-second frames, the default look),
+// and the same at 2x (1200x320). In one run:
 //
-//   npx -y pnpm@10 build && node bench/render.bench.mjs [--runs 300] [--baseline-runs 5] [--json]
-import { readFileSync } from "node:fs";
+// 1. Speed, warm: @tminus/render (atlas once per look, frames composited in palette-index
+//    space, encoded frames cached, frame 0's panel rows kept as LZW pieces; also with no
+//    frame cache at all, frameBytes: 0, each image encoded whole) against the
+//    straightforward pipeline written here with the same libraries: satori, then resvg, then
+//    gifenc's quantize and encoder, for every frame. Several rounds; each round measures ours,
+//    then the baseline, then ours again, so both see the same machine. Medians of the rounds.
+// 2. Size: our GIF against `gifsicle -O3` (Debian's gifsicle) on the same frames, both on our
+//    file and on the 60 frames written whole and unoptimised. Skipped, and said so, when
+//    gifsicle is not installed (apt-get install gifsicle).
+// 3. The first image in a fresh process, in child processes: import, the first GIF with
+//    nothing prepared, and through a render pool (threads started and warmed at start).
+//
+//   npx -y pnpm@10 build && node bench/render.bench.mjs [--rounds 5] [--runs 200]
+//        [--baseline-runs 3] [--children 5] [--json]
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
   options: {
-    runs: { type: "string", default: "300" },
-    "baseline-runs": { type: "string", default: "5" },
+    rounds: { type: "string", default: "5" },
+    runs: { type: "string", default: "200" },
+    "baseline-runs": { type: "string", default: "3" },
+    children: { type: "string", default: "5" },
     json: { type: "boolean", default: false },
   },
 });
+const ROUNDS = Number(values.rounds);
 const RUNS = Number(values.runs);
 const BASELINE_RUNS = Number(values["baseline-runs"]);
+const CHILDREN = Number(values.children);
 
 // Everything resolves from the render package, as an installed app would see it.
-const require = createRequire(new URL("../packages/render/package.json", import.meta.url));
+const renderDir = fileURLToPath(new URL("../packages/render/", import.meta.url));
+const require = createRequire(join(renderDir, "package.json"));
+const rootRequire = createRequire(new URL("../package.json", import.meta.url));
 const { createImageRenderer } = await import("../packages/render/dist/index.js");
 const satori = require("satori").default;
 const { Resvg } = require("@resvg/resvg-js");
 const { GIFEncoder, quantize, applyPalette } = require("gifenc");
 const { DEFAULT_LOOK, formatParts, splitRemaining, unitLabel } = require("@tminus/core");
+const omggif = rootRequire("omggif");
 
 const WIDTH = 600;
 const HEIGHT = 160;
 const FRAMES = 60;
 // Different recipients: different times left, around 3 days.
 const remainingFor = (i) => 3 * 86_400 + 4 * 3_600 + 5 * 60 + 7 + i * 7_919;
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+};
+const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 // ---------------------------------------------------------------------------------------
 // The straightforward pipeline, as one would first write it.
@@ -47,9 +77,7 @@ function frameTree(total, scale) {
   const s = (px) => px * scale;
   const parts = formatParts(
     splitRemaining(total, { largestUnit: look.largest_unit, units: look.units }),
-    {
-      pad: look.pad,
-    },
+    { pad: look.pad },
   );
   const children = [];
   parts.forEach((part, i) => {
@@ -126,18 +154,7 @@ async function straightforwardGif(total, scale) {
 }
 
 // ---------------------------------------------------------------------------------------
-
-function stats(times, sizes) {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return {
-    runs: sorted.length,
-    median_ms: round(at(0.5)),
-    p99_ms: round(at(0.99)),
-    size_bytes: Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length),
-  };
-}
-const round = (ms) => Math.round(ms * 100) / 100;
+// 1. Speed, warm.
 
 async function time(fn) {
   const start = performance.now();
@@ -145,99 +162,258 @@ async function time(fn) {
   return { ms: performance.now() - start, size: bytes.length };
 }
 
-async function measureFast(scale, runs) {
-  const images = createImageRenderer();
-  // Cold: the first image of a look on this renderer, atlas included (satori and resvg once).
-  const cold = [];
-  for (let i = 0; i < 5; i++) {
-    const fresh = createImageRenderer();
-    cold.push(
-      await time(() =>
-        fresh.gif({ remainingSeconds: remainingFor(i), width: WIDTH, height: HEIGHT, scale }),
-      ),
-    );
-  }
-  await images.gif({ remainingSeconds: remainingFor(0), width: WIDTH, height: HEIGHT, scale });
-  for (let i = 0; i < 20; i++)
-    await images.gif({ remainingSeconds: remainingFor(i), width: WIDTH, height: HEIGHT, scale });
-  const warm = [];
+const images = createImageRenderer();
+// The same renderer with no frame cache: every frame of every image encoded afresh.
+const uncached = createImageRenderer({ frameBytes: 0 });
+const oursInput = (i, scale) => ({
+  remainingSeconds: remainingFor(i),
+  width: WIDTH,
+  height: HEIGHT,
+  scale,
+});
+
+async function oursBatch(scale, runs, offset, renderer = images) {
+  const out = [];
   for (let i = 0; i < runs; i++)
-    warm.push(
-      await time(() =>
-        images.gif({ remainingSeconds: remainingFor(i), width: WIDTH, height: HEIGHT, scale }),
-      ),
-    );
-  return { cold, warm };
+    out.push(await time(() => renderer.gif(oursInput(offset + i, scale))));
+  return out;
 }
 
-const summarize = (results) =>
-  stats(
-    results.map((r) => r.ms),
-    results.map((r) => r.size),
-  );
-
-async function measureBaseline(scale, runs) {
-  await straightforwardGif(remainingFor(0), scale); // warm up satori, fonts and the JIT
-  const results = [];
-  for (let i = 0; i < runs; i++)
-    results.push(await time(() => straightforwardGif(remainingFor(i), scale)));
-  return stats(
-    results.map((r) => r.ms),
-    results.map((r) => r.size),
-  );
-}
-
-// Fonts and satori's wasm load once per process: that first call is reported on its own.
-const firstEver = await time(() =>
-  createImageRenderer().gif({ remainingSeconds: remainingFor(0), width: WIDTH, height: HEIGHT }),
-);
-
-const report = {
-  machine: { node: process.version, cpus: (await import("node:os")).cpus().length },
-  first_in_process_ms: round(firstEver.ms),
-};
+// Warm-up: the atlas of each scale, the JIT, the frame cache of a first few recipients.
 for (const scale of [1, 2]) {
-  // Ours before and after the baseline, so both see the same machine conditions.
-  const before = await measureFast(scale, Math.ceil(RUNS / (2 * scale)));
-  const baseline = await measureBaseline(scale, Math.max(1, Math.ceil(BASELINE_RUNS / scale)));
-  const after = await measureFast(scale, Math.ceil(RUNS / (2 * scale)));
-  const warm = summarize([...before.warm, ...after.warm]);
-  report[`${scale}x`] = {
-    size: `${WIDTH * scale}x${HEIGHT * scale}`,
-    ours_warm: warm,
-    ours_cold: summarize([...before.cold, ...after.cold]),
-    straightforward: baseline,
-    speedup_median: round(baseline.median_ms / warm.median_ms),
-  };
+  await oursBatch(scale, 50, 100_000);
+  await oursBatch(scale, 20, 100_000, uncached);
 }
+await straightforwardGif(remainingFor(0), 1);
+
+const speed = { 1: [], 2: [] };
+for (let r = 0; r < ROUNDS; r++) {
+  for (const scale of [1, 2]) {
+    const runs = Math.ceil(RUNS / scale);
+    const before = await oursBatch(scale, runs / 2, r * RUNS);
+    const baseline = [];
+    for (let i = 0; i < Math.max(1, Math.ceil(BASELINE_RUNS / scale)); i++)
+      baseline.push(await time(() => straightforwardGif(remainingFor(r * 10 + i), scale)));
+    const after = await oursBatch(scale, runs / 2, r * RUNS + runs);
+    const ours = [...before, ...after];
+    const noCache = await oursBatch(scale, Math.ceil(runs / 4), r * RUNS, uncached);
+    const oursMedian = median(ours.map((t) => t.ms));
+    const baseMedian = median(baseline.map((t) => t.ms));
+    speed[scale].push({
+      ours_median_ms: oursMedian,
+      ours_p99_ms: quantile(
+        ours.map((t) => t.ms),
+        0.99,
+      ),
+      ours_size: median(ours.map((t) => t.size)),
+      no_frame_cache_median_ms: median(noCache.map((t) => t.ms)),
+      baseline_median_ms: baseMedian,
+      baseline_size: median(baseline.map((t) => t.size)),
+      speedup: baseMedian / oursMedian,
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// 2. Size against gifsicle -O3 on the same frames.
+
+function gifsicleAvailable() {
+  return spawnSync("gifsicle", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
+/** The GIF's frames as shown, written whole and unoptimised with its own global palette. */
+function wholeFrames(bytes) {
+  const reader = new omggif.GifReader(bytes);
+  const { width, height } = reader;
+  const info = reader.frameInfo(0);
+  const colors = info.palette_size;
+  const palette = [];
+  const index = new Map();
+  for (let i = 0; i < colors; i++) {
+    const o = info.palette_offset + i * 3;
+    palette.push([bytes[o], bytes[o + 1], bytes[o + 2]]);
+    const key = (bytes[o] << 16) | (bytes[o + 1] << 8) | bytes[o + 2];
+    if (!index.has(key)) index.set(key, i);
+  }
+  const screen = new Uint8Array(width * height * 4);
+  const out = GIFEncoder();
+  for (let f = 0; f < reader.numFrames(); f++) {
+    reader.decodeAndBlitFrameRGBA(f, screen);
+    const pixels = new Uint8Array(width * height);
+    for (let i = 0; i < pixels.length; i++)
+      pixels[i] = index.get((screen[i * 4] << 16) | (screen[i * 4 + 1] << 8) | screen[i * 4 + 2]);
+    out.writeFrame(pixels, width, height, {
+      palette: f === 0 ? palette : undefined,
+      delay: 1000,
+      repeat: 0,
+    });
+  }
+  out.finish();
+  return out.bytes();
+}
+
+const sizes = { gifsicle: gifsicleAvailable() };
+if (sizes.gifsicle) {
+  const dir = mkdtempSync(join(tmpdir(), "tminus-gif-"));
+  const o3 = (file) => {
+    execFileSync("gifsicle", ["-O3", file, "-o", `${file}.o3.gif`]);
+    return statSync(`${file}.o3.gif`).size;
+  };
+  for (const scale of [1, 2]) {
+    const ours = await images.gif(oursInput(7, scale));
+    writeFileSync(join(dir, `ours-${scale}.gif`), ours);
+    writeFileSync(join(dir, `whole-${scale}.gif`), wholeFrames(ours));
+    const onOurs = o3(join(dir, `ours-${scale}.gif`));
+    const onWhole = o3(join(dir, `whole-${scale}.gif`));
+    sizes[`${scale}x`] = {
+      ours: ours.length,
+      gifsicle_O3_of_ours: onOurs,
+      gifsicle_O3_of_whole_frames: onWhole,
+      whole_frames_unoptimised: statSync(join(dir, `whole-${scale}.gif`)).size,
+      ours_vs_best_gifsicle: ours.length / Math.min(onOurs, onWhole),
+    };
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------------------------------
+// 3. The first image in a fresh process.
+
+const COLD_DIRECT = `
+const t0 = performance.now();
+const { renderGif } = await import("./dist/index.js");
+const t1 = performance.now();
+await renderGif({ remainingSeconds: ${remainingFor(1)} });
+const t2 = performance.now();
+await renderGif({ remainingSeconds: ${remainingFor(2)} });
+const t3 = performance.now();
+await renderGif({ remainingSeconds: ${remainingFor(3)}, look: { text_color: "#123456" } });
+const t4 = performance.now();
+process.stdout.write(JSON.stringify({ boot: t0, import: t1 - t0, first: t2 - t1, second: t3 - t2, new_look: t4 - t3 }));
+`;
+const COLD_POOL = `
+const t0 = performance.now();
+const { createRenderPool } = await import("./dist/index.js");
+const t1 = performance.now();
+const pool = createRenderPool({ threads: 1 });
+// Asked at once, while the thread starts and warms.
+await pool.renderGif({ remainingSeconds: ${remainingFor(1)} });
+const t2 = performance.now();
+await pool.ready;
+const t3 = performance.now();
+await pool.renderGif({ remainingSeconds: ${remainingFor(2)} });
+const t4 = performance.now();
+await pool.renderGif({ remainingSeconds: ${remainingFor(3)}, look: { text_color: "#123456" } });
+const t5 = performance.now();
+await pool.close();
+process.stdout.write(JSON.stringify({ import: t1 - t0, at_once: t2 - t1, ready: t3 - t1, first_after_ready: t4 - t3, new_look_after_ready: t5 - t4 }));
+`;
+
+function child(program) {
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", program], {
+    cwd: renderDir,
+    encoding: "utf8",
+  });
+  return JSON.parse(out);
+}
+
+const coldDirect = [];
+const coldPool = [];
+for (let i = 0; i < CHILDREN; i++) {
+  coldDirect.push(child(COLD_DIRECT));
+  coldPool.push(child(COLD_POOL));
+}
+const medianOf = (rows, key) => round(median(rows.map((r) => r[key])), 1);
+
+// ---------------------------------------------------------------------------------------
+
+const summary = (scale) => {
+  const rows = speed[scale];
+  return {
+    size: `${WIDTH * scale}x${HEIGHT * scale}`,
+    rounds: rows.length,
+    ours_median_ms: round(median(rows.map((r) => r.ours_median_ms)), 3),
+    ours_median_ms_per_round: rows.map((r) => round(r.ours_median_ms, 3)),
+    ours_p99_ms: round(median(rows.map((r) => r.ours_p99_ms))),
+    ours_bytes: Math.round(median(rows.map((r) => r.ours_size))),
+    ours_without_frame_cache_median_ms: round(
+      median(rows.map((r) => r.no_frame_cache_median_ms)),
+      3,
+    ),
+    straightforward_median_ms: round(median(rows.map((r) => r.baseline_median_ms)), 1),
+    straightforward_bytes: Math.round(median(rows.map((r) => r.baseline_size))),
+    speedup: round(median(rows.map((r) => r.speedup)), 0),
+    speedup_per_round: rows.map((r) => round(r.speedup, 0)),
+  };
+};
+const report = {
+  machine: {
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    load_average: loadavg().map((x) => round(x, 1)),
+  },
+  warm: { "1x": summary(1), "2x": summary(2) },
+  sizes,
+  first_image_fresh_process: {
+    children: CHILDREN,
+    direct: {
+      import_ms: medianOf(coldDirect, "import"),
+      first_gif_ms: medianOf(coldDirect, "first"),
+      second_gif_ms: medianOf(coldDirect, "second"),
+      first_gif_of_a_new_look_ms: medianOf(coldDirect, "new_look"),
+      process_start_to_first_gif_ms: round(
+        median(coldDirect.map((r) => r.boot + r.import + r.first)),
+        1,
+      ),
+    },
+    pool: {
+      import_ms: medianOf(coldPool, "import"),
+      asked_at_start_ms: medianOf(coldPool, "at_once"),
+      ready_ms: medianOf(coldPool, "ready"),
+      first_gif_after_ready_ms: medianOf(coldPool, "first_after_ready"),
+      new_look_after_ready_ms: medianOf(coldPool, "new_look_after_ready"),
+    },
+  },
+};
 
 if (values.json) {
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 } else {
-  const rows = [["", "runs", "median ms", "p99 ms", "size KB"]];
-  for (const scale of ["1x", "2x"]) {
-    const r = report[scale];
-    for (const [name, s] of [
-      [`${scale} ours, warm`, r.ours_warm],
-      [`${scale} ours, cold (atlas)`, r.ours_cold],
-      [`${scale} straightforward`, r.straightforward],
-    ])
-      rows.push([
-        name,
-        String(s.runs),
-        s.median_ms.toFixed(2),
-        s.p99_ms.toFixed(2),
-        (s.size_bytes / 1024).toFixed(1),
-      ]);
-  }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const row of rows)
-    process.stdout.write(
-      `${row.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ")}\n`,
-    );
-  process.stdout.write(
-    `\nspeedup (median, warm): 1x ${report["1x"].speedup_median}x, 2x ${report["2x"].speedup_median}x\n` +
-      `first image in a fresh process (fonts, satori wasm, atlas): ${report.first_in_process_ms} ms\n` +
-      `node ${report.machine.node}, ${report.machine.cpus} CPUs\n`,
+  const w = report.warm;
+  const out = [];
+  out.push(
+    `node ${report.machine.node}, ${report.machine.cpus} CPUs (${report.machine.cpu}), load average ${report.machine.load_average.join(" ")}`,
+    "",
+    `warm, ${ROUNDS} rounds (median of the round medians; runs per round: ours ${RUNS} at 1x, ${RUNS / 2} at 2x; straightforward ${BASELINE_RUNS} at 1x, ${Math.ceil(BASELINE_RUNS / 2)} at 2x)`,
   );
+  for (const [name, s] of Object.entries(w))
+    out.push(
+      `  ${name} ${s.size}: ours ${s.ours_median_ms} ms (p99 ${s.ours_p99_ms} ms, ${(s.ours_bytes / 1024).toFixed(1)} KB), ` +
+        `straightforward ${s.straightforward_median_ms} ms (${(s.straightforward_bytes / 1024).toFixed(1)} KB), ` +
+        `${s.speedup}x faster; per round: ours ${s.ours_median_ms_per_round.join(" / ")} ms, ${s.speedup_per_round.join(" / ")}x; ` +
+        `ours without the frame cache ${s.ours_without_frame_cache_median_ms} ms`,
+    );
+  out.push("");
+  if (!sizes.gifsicle)
+    out.push("size: gifsicle NOT INSTALLED, comparison skipped (apt-get install gifsicle)");
+  else
+    for (const scale of ["1x", "2x"]) {
+      const s = sizes[scale];
+      out.push(
+        `size ${scale}: ours ${s.ours} B; gifsicle -O3 of ours ${s.gifsicle_O3_of_ours} B, of the 60 frames whole ` +
+          `${s.gifsicle_O3_of_whole_frames} B (unoptimised ${s.whole_frames_unoptimised} B); ours / best = ${round(s.ours_vs_best_gifsicle, 3)}`,
+      );
+    }
+  const d = report.first_image_fresh_process.direct;
+  const p = report.first_image_fresh_process.pool;
+  out.push(
+    "",
+    `first image in a fresh process (median of ${CHILDREN} children):`,
+    `  direct: import ${d.import_ms} ms, first GIF ${d.first_gif_ms} ms, second ${d.second_gif_ms} ms, ` +
+      `first of a new look ${d.first_gif_of_a_new_look_ms} ms; process start to first GIF ${d.process_start_to_first_gif_ms} ms`,
+    `  pool (1 thread, warm at start): import ${p.import_ms} ms, GIF asked at start ${p.asked_at_start_ms} ms, ` +
+      `ready after ${p.ready_ms} ms, then first GIF ${p.first_gif_after_ready_ms} ms, new look ${p.new_look_after_ready_ms} ms`,
+  );
+  process.stdout.write(`${out.join("\n")}\n`);
 }

@@ -1,19 +1,22 @@
-import { mkdirSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { readFileSync } from "node:fs";
 import { ConfigError, resolveConfig, type TminusConfig } from "@tminus/http";
-import { type Store, sqliteStore } from "@tminus/store";
+import type { Store } from "@tminus/store";
+import { DEFAULT_DB, type OpenOptions, openDatabase, parseDatabaseTarget } from "./database";
+import { CliError } from "./errors";
 
-/** Where the embedded database lives unless `--db` or `TMINUS_DB` says otherwise. */
-export const DEFAULT_DB = ".tminus/tminus.db";
+export { CliError, DEFAULT_DB };
 
-/** A failure the CLI reports as one line and exit code 1 (no stack trace). */
-export class CliError extends Error {}
-
-/** Opens the SQLite store named by `--db` (or `TMINUS_DB`, or the default). */
-export function openStore(db: string | undefined): { store: Store; path: string } {
-  const path = resolve(db ?? process.env.TMINUS_DB ?? DEFAULT_DB);
-  mkdirSync(dirname(path), { recursive: true });
-  return { store: sqliteStore({ path }), path };
+/**
+ * Opens the store named by `--db` (or `TMINUS_DATABASE_URL`, `TMINUS_DB`, the default file):
+ * a SQLite path or a `postgres://` URL, migrated unless `migrate: false`. `path` is the file,
+ * or the URL without its password.
+ */
+export async function openStore(
+  db: string | undefined,
+  options: OpenOptions = {},
+): Promise<{ store: Store; path: string }> {
+  const { store, label } = await openDatabase(parseDatabaseTarget(db), options);
+  return { store, path: label };
 }
 
 /** Reads and validates the JSON config file of `--config` (defaults when absent). */
@@ -43,3 +46,17 @@ export function loadConfig(
     throw err;
   }
 }
+
+/** `--pool-size`: PostgreSQL connections of one process. */
+export function parsePoolSize(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) {
+    throw new CliError(`--pool-size must be an integer from 1 to 1000, got "${value}"`);
+  }
+  return n;
+}
+
+/** The `--db` help text every command shares. */
+export const DB_OPTION_HELP =
+  "SQLite file or postgres:// URL (env TMINUS_DATABASE_URL, TMINUS_DB; default .tminus/tminus.db)";

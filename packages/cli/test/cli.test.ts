@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -105,6 +106,61 @@ describe("tminus serve", () => {
     expect(badCfg.code).toBe(1);
     expect(badCfg.stderr).toContain("requests_per_hour");
     expect(badCfg.stderr).not.toContain("    at ");
+  });
+
+  it("binds first: a busy port creates no keys, so a later start still shows them once", async () => {
+    const db = join(dir, "busy.db");
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", r));
+    const port = (blocker.address() as { port: number }).port;
+    const busy = await tminus(["serve", "--port", String(port), "--db", db]);
+    blocker.close();
+    expect(busy.code).toBe(1);
+    expect(busy.stderr.trim().split("\n")).toHaveLength(1);
+    expect(busy.stderr).toMatch(/^tminus: cannot listen on 127\.0\.0\.1:\d+/);
+    expect(busy.stdout).not.toContain("svc_");
+    const accounts = await tminus(["accounts", "list", "--db", db, "--json"]);
+    expect(JSON.parse(accounts.stdout)).toEqual([]);
+    const first = await serve(["--db", db, "--host", "0.0.0.0"]);
+    expect(first.output).toMatch(/sandbox\s+svc_test_/);
+    // A wildcard bind prints an address a client can use.
+    expect(first.url).toMatch(/^http:\/\/localhost:\d+$/);
+    expect((await fetch(`${first.url}/openapi.json`)).status).toBe(200);
+    await stop(first.child);
+  });
+
+  it("read-only commands never create a database; bad --db paths are one line", async () => {
+    const missing = join(dir, "never", "made.db");
+    for (const args of [
+      ["keys", "list"],
+      ["keys", "revoke", "svc_test_abc"],
+      ["keys", "roll", "svc_test_abc"],
+      ["accounts", "list"],
+    ]) {
+      const res = await tminus([...args, "--db", missing]);
+      expect(res.code, args.join(" ")).toBe(1);
+      expect(res.stderr, args.join(" ")).toMatch(/^tminus: no database at /);
+    }
+    expect(existsSync(join(dir, "never"))).toBe(false);
+    const folder = join(dir, "a-folder");
+    mkdirSync(folder);
+    const isDir = await tminus(["keys", "create", "--env", "sandbox", "--db", folder]);
+    expect(isDir.stderr).toMatch(/is a directory/);
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    const underFile = await tminus([
+      "keys",
+      "create",
+      "--env",
+      "sandbox",
+      "--db",
+      join(file, "x.db"),
+    ]);
+    expect(underFile.stderr).toMatch(/cannot make its folder, .*a-file is a file/);
+    for (const res of [isDir, underFile]) {
+      expect(res.code).toBe(1);
+      expect(res.stderr.trim().split("\n")).toHaveLength(1);
+    }
   });
 });
 
@@ -232,6 +288,78 @@ describe("tminus keys and accounts", () => {
     expect((await after.json()).error.code).toBe("invalid_api_key");
     const unknown = await tminus(["keys", "revoke", "svc_live_nothing", "--db", db]);
     expect(unknown.code).toBe(1);
+    await stop(child);
+  });
+
+  it("keys roll rotates a sandbox key without a gap: both work until the old one's end", async () => {
+    const db = join(dir, "roll.db");
+    const created = await tminus([
+      "keys",
+      "create",
+      "--env",
+      "sandbox",
+      "--account",
+      "solo",
+      "--db",
+      db,
+      "--json",
+    ]);
+    const old = JSON.parse(created.stdout);
+    const { child, url } = await serve(["--db", db]);
+    const call = (secret: string) =>
+      fetch(`${url}/api/v1/usage`, { headers: { authorization: `Bearer ${secret}` } });
+    // A sandbox account may hold one key: a plain second key is refused...
+    const second = await tminus([
+      "keys",
+      "create",
+      "--env",
+      "sandbox",
+      "--account",
+      "solo",
+      "--db",
+      db,
+    ]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain("revoke one first");
+    // ...but a roll issues the replacement and schedules the old key's end.
+    const rolled = await tminus([
+      "keys",
+      "roll",
+      old.prefix,
+      "--expires-in",
+      "3s",
+      "--db",
+      db,
+      "--json",
+    ]);
+    expect(rolled.code, rolled.stderr).toBe(0);
+    const { replacement, rolled: view } = JSON.parse(rolled.stdout);
+    expect(replacement.secret).toMatch(/^svc_test_/);
+    expect(view).toMatchObject({ id: old.id, status: "expiring" });
+    const oldAnswer = await call(old.secret);
+    expect(oldAnswer.status).toBe(200);
+    expect(oldAnswer.headers.get("tminus-key-expires-at")).toBe(view.expires_at);
+    const newAnswer = await call(replacement.secret);
+    expect(newAnswer.status).toBe(200);
+    expect(newAnswer.headers.get("tminus-key-expires-at")).toBeNull();
+    const listed = await tminus(["keys", "list", "--account", "solo", "--db", db]);
+    expect(listed.stdout).toContain(`live until ${view.expires_at}`);
+    await new Promise((r) => setTimeout(r, Date.parse(view.expires_at) - Date.now() + 50));
+    const after = await call(old.secret);
+    expect(after.status).toBe(401);
+    expect((await after.json()).error.code).toBe("invalid_api_key");
+    expect((await call(replacement.secret)).status).toBe(200);
+    const bad = await tminus([
+      "keys",
+      "roll",
+      replacement.prefix,
+      "--expires-in",
+      "soon",
+      "--db",
+      db,
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
     await stop(child);
   });
 

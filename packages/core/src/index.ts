@@ -4,9 +4,23 @@
 export { labelLanguage, type UnitLabelOverrides, unitLabel } from "./format/labels";
 export { type FormatPartsOptions, type FormattedPart, formatParts } from "./format/parts";
 export { type RemainingPart, type SplitOptions, splitRemaining } from "./format/split";
+export { IMAGE_SIZE, snapHeight, snapWidth } from "./image/size";
 // Recipient-URL signing and recurrence expansion have their own public surfaces.
 export * from "./personalize/index";
 export * from "./recurrence/index";
+export {
+  EMBED_SCRIPT_PATH,
+  PUBLIC_PREFIX,
+  type PublicUrls,
+  publicUrls,
+} from "./resource/public-urls";
+export {
+  revisionTag,
+  type TimerData,
+  type TimerRow,
+  timerData,
+  timerView,
+} from "./resource/timer-view";
 export {
   DEFAULT_TIMEZONE,
   MAX_DURATION_SECONDS,

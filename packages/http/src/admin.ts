@@ -19,7 +19,21 @@ export interface ApiKeyView {
   scopes: string[];
   created_at: string;
   revoked_at: string | null;
+  /** When a rolled key stops working; null for a key without an end. */
+  expires_at: string | null;
+  /** `live`, `expiring` (rolled, still working), `revoked` or `expired`, at the time of asking. */
+  status: "live" | "expiring" | "revoked" | "expired";
 }
+
+/** The result of rolling a key: the replacement (with its secret) and the key it replaces. */
+export interface RolledApiKey {
+  replacement: IssuedApiKey;
+  rolled: ApiKeyView;
+}
+
+/** Default and longest overlap of a key rotation: how long a rolled key keeps working. */
+export const ROLL_DEFAULT_MS = 24 * 3_600_000;
+export const ROLL_MAX_MS = 30 * 24 * 3_600_000;
 
 /** A newly issued key: the only time the secret is visible. */
 export interface IssuedApiKey extends ApiKeyView {
@@ -45,10 +59,11 @@ export class AdminError extends Error {
 }
 
 function isResolved(c: TminusConfig | TminusConfigInput | undefined): c is TminusConfig {
-  return !!c && typeof (c as TminusConfig).base_url === "string" && "max_body_bytes" in c;
+  return !!c && "max_body_bytes" in c && "render" in c;
 }
 
-function viewKey(key: ApiKeyRecord, account: Account): ApiKeyView {
+function viewKey(key: ApiKeyRecord, account: Account, now: number): ApiKeyView {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: key.id,
     prefix: key.prefix,
@@ -56,7 +71,16 @@ function viewKey(key: ApiKeyRecord, account: Account): ApiKeyView {
     account: account.name,
     scopes: key.scopes,
     created_at: new Date(key.created_at).toISOString(),
-    revoked_at: key.revoked_at === null ? null : new Date(key.revoked_at).toISOString(),
+    revoked_at: iso(key.revoked_at),
+    expires_at: iso(key.expires_at),
+    status:
+      key.revoked_at !== null
+        ? "revoked"
+        : key.expires_at === null
+          ? "live"
+          : key.expires_at <= now
+            ? "expired"
+            : "expiring",
   };
 }
 
@@ -147,7 +171,7 @@ export function createAdmin(options: AdminOptions) {
           max_active_keys: limits.max_keys,
           now: now(),
         });
-        return { ...viewKey(record, account), secret: generated.secret };
+        return { ...viewKey(record, account, now()), secret: generated.secret };
       } catch (err) {
         if (err instanceof StoreError && err.code === "limit_reached") {
           throw new AdminError(
@@ -169,7 +193,7 @@ export function createAdmin(options: AdminOptions) {
       const out: ApiKeyView[] = [];
       for (const account of accounts) {
         for (const key of await store.listApiKeys(account.id, input.environment)) {
-          out.push(viewKey(key, account));
+          out.push(viewKey(key, account, now()));
         }
       }
       return out;
@@ -185,7 +209,56 @@ export function createAdmin(options: AdminOptions) {
       });
       if (!revoked) throw new AdminError("not_found", `no live key "${idOrPrefix}"`);
       const owner = account ?? (await store.getAccount(revoked.account_id));
-      return viewKey(revoked, owner!);
+      return viewKey(revoked, owner!, now());
+    },
+
+    /**
+     * Rotates a key without a gap: issues its replacement (same account, environment and
+     * scopes; the secret is shown once) and schedules the old key's end `expiresInMs` from now
+     * (default 24 hours, at most 30 days). Works at the plan's key limit, including the
+     * sandbox limit of one key: a rolled key holds no slot. Until its end the old key keeps
+     * working and every answer to it carries `Tminus-Key-Expires-At`.
+     */
+    async rollKey(
+      idOrPrefix: string,
+      input: { account?: string; expiresInMs?: number } = {},
+    ): Promise<RolledApiKey> {
+      const expiresIn = input.expiresInMs ?? ROLL_DEFAULT_MS;
+      if (!Number.isInteger(expiresIn) || expiresIn < 1000 || expiresIn > ROLL_MAX_MS) {
+        throw new AdminError(
+          "invalid",
+          "the old key's remaining life must be from 1 second to 30 days (default 24 hours)",
+        );
+      }
+      const account = input.account ? await requireAccount(input.account) : undefined;
+      const at = now();
+      let secret = "";
+      let result: Awaited<ReturnType<Store["rollApiKey"]>>;
+      try {
+        result = await store.rollApiKey({
+          id_or_prefix: idOrPrefix,
+          account_id: account?.id,
+          expires_at: at + expiresIn,
+          now: at,
+          // The old key's environment decides the replacement's prefix.
+          replacement: (rolled) => {
+            const generated = generateApiKey(rolled.environment);
+            secret = generated.secret;
+            return { id: randomUUID(), prefix: generated.prefix, hash: generated.hash };
+          },
+        });
+      } catch (err) {
+        if (err instanceof StoreError && err.code === "conflict") {
+          throw new AdminError("invalid", err.message);
+        }
+        throw err;
+      }
+      if (!result) throw new AdminError("not_found", `no live key "${idOrPrefix}"`);
+      const owner = account ?? (await store.getAccount(result.rolled.account_id));
+      return {
+        replacement: { ...viewKey(result.replacement, owner!, at), secret },
+        rolled: viewKey(result.rolled, owner!, at),
+      };
     },
 
     /** Suspends an account: every request with its keys answers `403 suspended`. */
@@ -206,7 +279,15 @@ export function createAdmin(options: AdminOptions) {
      */
     async bootstrap(name = "default"): Promise<IssuedApiKey[] | null> {
       if ((await store.listAccounts()).length > 0) return null;
-      const sandbox = await this.issueKey({ account: name, environment: "sandbox" });
+      let sandbox: IssuedApiKey;
+      try {
+        sandbox = await this.issueKey({ account: name, environment: "sandbox" });
+      } catch (err) {
+        // Processes started together on an empty database all get here; the sandbox key limit
+        // (one) lets exactly one of them bootstrap, the others start without printing keys.
+        if (err instanceof AdminError && err.code === "limit_reached") return null;
+        throw err;
+      }
       const production = await this.issueKey({ account: name, environment: "production" });
       return [sandbox, production];
     },

@@ -1,6 +1,7 @@
-import type { Account, ApiKeyRecord, Store } from "@tminus/store";
+import type { Account, ApiKeyRecord } from "@tminus/store";
 import { digestsEqual, hashApiKey, hasValidChecksum } from "./api-key-format";
 import { ApiError } from "./errors";
+import type { ReadCache } from "./read-cache";
 
 /** Who is calling: the key, its account and environment. */
 export interface AuthContext {
@@ -15,7 +16,11 @@ const BEARER = /^Bearer ([^\s]+)$/;
  * Authenticates a request from its Authorization header alone (no query parameter, cookie or
  * signature authenticates). Order of failures follows the specification's table.
  */
-export async function authenticate(store: Store, header: string | null): Promise<AuthContext> {
+export async function authenticate(
+  store: Pick<ReadCache, "findKey">,
+  header: string | null,
+  now: number,
+): Promise<AuthContext> {
   if (header === null || header === "") {
     throw new ApiError(
       "unauthorized",
@@ -33,10 +38,12 @@ export async function authenticate(store: Store, header: string | null): Promise
   // A checksum failure is a typo or a forged key: reject it without touching the store.
   if (!hasValidChecksum(secret)) throw invalidKey();
   const hash = hashApiKey(secret);
-  const found = await store.findApiKeyByHash(hash);
+  const found = await store.findKey(hash);
   // The index finds the row; the constant-time check makes the final comparison independent
   // of where two digests first differ.
   if (!found || !digestsEqual(found.key.hash, hash)) throw invalidKey();
+  // A rolled key works until its end, then is as revoked.
+  if (found.key.expires_at !== null && found.key.expires_at <= now) throw invalidKey();
   if (found.account.status !== "active") {
     throw new ApiError(
       "suspended",

@@ -1,4 +1,12 @@
 import type { Environment } from "@tminus/store";
+import {
+  DEFAULT_WEBHOOK_CONFIG,
+  resolveWebhookConfig,
+  type WebhookConfig,
+  WebhookConfigError,
+} from "@tminus/webhooks";
+
+export type { WebhookConfig };
 
 /** Limits of one plan (or of the sandbox environment). */
 export interface PlanLimits {
@@ -10,18 +18,21 @@ export interface PlanLimits {
   max_keys: number;
 }
 
-/** Webhook delivery settings (docs/webhooks.md). */
-export interface WebhookConfig {
-  /** Accept `http://` destination URLs (development); otherwise HTTPS only. */
-  allow_http: boolean;
-  /** Skip the SSRF address check, so loopback and private receivers work (development, tests). */
-  allow_private_destinations: boolean;
-  /** Time allowed for one attempt, connection to last byte, in ms. */
-  timeout_ms: number;
-  /** Live destinations per account and environment. */
-  max_destinations: number;
-  /** Waits before each retry, in seconds; after the last one fails the delivery is failed. */
-  retry_delays_seconds: number[];
+/** How email images are rendered (docs/render.md). */
+export interface RenderConfig {
+  /**
+   * Worker threads drawing images off the event loop; null: one less than the CPUs (1 to 4);
+   * 0: draw on the event loop (small deployments, tests).
+   */
+  threads: number | null;
+  /** Images that may wait for a thread; past this, image routes answer 503 (or a stand-in). */
+  max_queue: number;
+  /** Each thread's glyph-atlas cache, in MiB. */
+  atlas_cache_mb: number;
+  /** Each thread's encoded-frame cache, in MiB. */
+  frame_cache_mb: number;
+  /** Finished images kept in memory to answer the same image within its second, in MiB. */
+  image_cache_mb: number;
 }
 
 /** The operator's configuration (the JSON file of `tminus serve --config`). */
@@ -32,8 +43,11 @@ export interface TminusConfig {
   plans: Record<string, PlanLimits>;
   /** Plan given to accounts created without one. */
   default_plan: string;
-  /** Public base URL of the service, used in URLs it prints and returns. */
-  base_url: string;
+  /**
+   * Public base URL of the service, used in the absolute URLs it returns. Null: each request's
+   * own origin and mount prefix (see `createHandler`'s `trustProxy` and `basePath`).
+   */
+  base_url: string | null;
   /** Days the request log is kept (GET /usage/requests). */
   request_log_retention_days: number;
   /** Hours an Idempotency-Key is remembered. */
@@ -42,6 +56,8 @@ export interface TminusConfig {
   max_body_bytes: number;
   /** Webhook delivery settings. */
   webhooks: WebhookConfig;
+  /** Image rendering. */
+  render: RenderConfig;
 }
 
 /** Input shape of the config: every field optional, plans merged field by field. */
@@ -49,11 +65,12 @@ export interface TminusConfigInput {
   sandbox?: Partial<PlanLimits>;
   plans?: Record<string, Partial<PlanLimits>>;
   default_plan?: string;
-  base_url?: string;
+  base_url?: string | null;
   request_log_retention_days?: number;
   idempotency_ttl_hours?: number;
   max_body_bytes?: number;
   webhooks?: Partial<WebhookConfig>;
+  render?: Partial<RenderConfig>;
 }
 
 /** The defaults of decisions.md. */
@@ -64,17 +81,20 @@ export const DEFAULT_CONFIG: TminusConfig = {
     growth: { requests_per_minute: 300, new_timers_per_cycle: 10000, max_keys: 10 },
   },
   default_plan: "starter",
-  base_url: "http://localhost:8787",
+  base_url: null,
   request_log_retention_days: 30,
   idempotency_ttl_hours: 24,
   max_body_bytes: 65536,
   webhooks: {
-    allow_http: false,
-    allow_private_destinations: false,
-    timeout_ms: 10_000,
-    max_destinations: 20,
-    // decisions.md: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then failed.
-    retry_delays_seconds: [5, 300, 1800, 7200, 18000, 36000, 36000],
+    ...DEFAULT_WEBHOOK_CONFIG,
+    retry_delays_seconds: [...DEFAULT_WEBHOOK_CONFIG.retry_delays_seconds],
+  },
+  render: {
+    threads: null,
+    max_queue: 64,
+    atlas_cache_mb: 32,
+    frame_cache_mb: 8,
+    image_cache_mb: 16,
   },
 };
 
@@ -88,6 +108,7 @@ const TOP_FIELDS = new Set([
   "idempotency_ttl_hours",
   "max_body_bytes",
   "webhooks",
+  "render",
   "$schema",
 ]);
 
@@ -146,17 +167,25 @@ export function resolveConfig(input: TminusConfigInput = {}): TminusConfig {
   const defaultPlan = input.default_plan ?? DEFAULT_CONFIG.default_plan;
   if (!plans[defaultPlan])
     throw new ConfigError(`config.default_plan "${defaultPlan}" is not a plan`);
-  const baseUrl = input.base_url ?? DEFAULT_CONFIG.base_url;
-  try {
-    new URL(baseUrl);
-  } catch {
-    throw new ConfigError("config.base_url must be an absolute URL");
+  const baseUrl = input.base_url ?? null;
+  if (baseUrl !== null) {
+    let url: URL;
+    try {
+      url = new URL(baseUrl);
+    } catch {
+      throw new ConfigError(
+        "config.base_url must be an absolute URL, like https://countdown.example.com",
+      );
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      throw new ConfigError("config.base_url must be an http or https URL");
+    }
   }
   return {
     sandbox: mergeLimits(DEFAULT_CONFIG.sandbox, input.sandbox, "config.sandbox"),
     plans,
     default_plan: defaultPlan,
-    base_url: baseUrl.replace(/\/+$/, ""),
+    base_url: baseUrl === null ? null : baseUrl.replace(/\/+$/, ""),
     request_log_retention_days: positiveInt(
       input.request_log_retention_days ?? DEFAULT_CONFIG.request_log_retention_days,
       "config.request_log_retention_days",
@@ -169,61 +198,46 @@ export function resolveConfig(input: TminusConfigInput = {}): TminusConfig {
       input.max_body_bytes ?? DEFAULT_CONFIG.max_body_bytes,
       "config.max_body_bytes",
     ),
-    webhooks: resolveWebhookConfig(input.webhooks),
+    webhooks: webhookSection(input.webhooks),
+    render: renderSection(input.render),
   };
 }
 
-const WEBHOOK_FIELDS = new Set(Object.keys(DEFAULT_CONFIG.webhooks));
+const RENDER_BOUNDS: Record<keyof RenderConfig, [number, number]> = {
+  threads: [0, 64],
+  max_queue: [0, 100_000],
+  atlas_cache_mb: [0, 4096],
+  frame_cache_mb: [0, 4096],
+  image_cache_mb: [0, 4096],
+};
 
-function flag(value: unknown, path: string): boolean {
-  if (typeof value !== "boolean") throw new ConfigError(`${path} must be true or false`);
-  return value;
-}
-
-function intBetween(value: unknown, path: string, min: number, max: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${path} must be an integer from ${min} to ${max}`);
-  }
-  return value;
-}
-
-function resolveWebhookConfig(input: unknown): WebhookConfig {
-  const d = DEFAULT_CONFIG.webhooks;
-  if (input === undefined) return { ...d, retry_delays_seconds: [...d.retry_delays_seconds] };
+function renderSection(input: unknown): RenderConfig {
+  const out: RenderConfig = { ...DEFAULT_CONFIG.render };
+  if (input === undefined) return out;
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new ConfigError("config.webhooks must be an object");
+    throw new ConfigError("config.render must be an object");
   }
-  for (const k of Object.keys(input)) {
-    if (!WEBHOOK_FIELDS.has(k))
-      throw new ConfigError(`config.webhooks.${k} is not a known setting`);
+  for (const [k, v] of Object.entries(input)) {
+    const bounds = RENDER_BOUNDS[k as keyof RenderConfig];
+    if (!bounds) throw new ConfigError(`config.render.${k} is not a known setting`);
+    if (k === "threads" && v === null) continue;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < bounds[0] || v > bounds[1]) {
+      throw new ConfigError(
+        `config.render.${k} must be an integer from ${bounds[0]} to ${bounds[1]}${k === "threads" ? " (or null: automatic)" : ""}`,
+      );
+    }
+    (out as unknown as Record<string, number | null>)[k] = v;
   }
-  const w = input as Partial<Record<keyof WebhookConfig, unknown>>;
-  const delays = w.retry_delays_seconds ?? d.retry_delays_seconds;
-  // Fractions are allowed so tests and development can retry within a second.
-  if (
-    !Array.isArray(delays) ||
-    delays.length > 20 ||
-    !delays.every((s) => typeof s === "number" && Number.isFinite(s) && s > 0 && s <= 86_400)
-  ) {
-    throw new ConfigError(
-      "config.webhooks.retry_delays_seconds must be a list of at most 20 numbers of seconds, each above 0 and at most 86400",
-    );
+  return out;
+}
+
+function webhookSection(input: unknown): WebhookConfig {
+  try {
+    return resolveWebhookConfig(input);
+  } catch (error) {
+    if (error instanceof WebhookConfigError) throw new ConfigError(error.message);
+    throw error;
   }
-  return {
-    allow_http: flag(w.allow_http ?? d.allow_http, "config.webhooks.allow_http"),
-    allow_private_destinations: flag(
-      w.allow_private_destinations ?? d.allow_private_destinations,
-      "config.webhooks.allow_private_destinations",
-    ),
-    timeout_ms: intBetween(w.timeout_ms ?? d.timeout_ms, "config.webhooks.timeout_ms", 100, 60_000),
-    max_destinations: intBetween(
-      w.max_destinations ?? d.max_destinations,
-      "config.webhooks.max_destinations",
-      0,
-      1000,
-    ),
-    retry_delays_seconds: [...(delays as number[])],
-  };
 }
 
 /**

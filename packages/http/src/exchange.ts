@@ -12,6 +12,16 @@ export interface ApiRequest {
   header(name: string): string | null;
   /** The body as text, at most `maxBytes` bytes; rejects with `BodyTooLargeError` beyond. */
   text(maxBytes: number): Promise<string>;
+  /**
+   * Where the request arrived, as the transport saw it: `scheme://host` (the Host header over
+   * the connection's scheme), without any path.
+   */
+  origin: string;
+  /**
+   * The path the handler is mounted under (`/countdown`), already taken off `path`: by the
+   * framework (Express's `req.baseUrl`) or by the handler's `basePath`. Empty at the root.
+   */
+  mountPrefix: string;
 }
 
 /** A finished response: status, headers and a string body. */
@@ -30,6 +40,14 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** The client went away before its body arrived: nobody to answer, and nothing went wrong here. */
+export class IncompleteBodyError extends Error {
+  constructor() {
+    super("the request body was not received completely");
+    this.name = "IncompleteBodyError";
+  }
+}
+
 /** Reads a byte stream into a string, stopping as soon as it passes `maxBytes`. */
 export async function readLimited(
   chunks: AsyncIterable<Uint8Array>,
@@ -37,10 +55,20 @@ export async function readLimited(
 ): Promise<string> {
   const parts: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of chunks) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw new BodyTooLargeError(maxBytes);
-    parts.push(chunk);
+  try {
+    for await (const chunk of chunks) {
+      size += chunk.byteLength;
+      if (size > maxBytes) throw new BodyTooLargeError(maxBytes);
+      parts.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw error;
+    // A connection reset or an aborted upload: the client's doing, not a fault to report.
+    const code = (error as { code?: string } | null)?.code;
+    if (code === "ECONNRESET" || code === "ABORT_ERR" || (error as Error)?.message === "aborted") {
+      throw new IncompleteBodyError();
+    }
+    throw error;
   }
   return Buffer.concat(parts).toString("utf8");
 }

@@ -32,6 +32,8 @@ function fromFetchRequest(request: Request): ApiRequest {
   return {
     method: request.method.toUpperCase(),
     path: url.pathname,
+    origin: url.origin,
+    mountPrefix: "",
     query: url.searchParams,
     header: (name) => request.headers.get(name),
     async text(maxBytes) {

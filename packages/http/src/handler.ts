@@ -1,22 +1,33 @@
 import { randomBytes } from "node:crypto";
 import type { Store } from "@tminus/store";
+import { uuidv7 } from "@tminus/store";
+import { readRouteBody } from "./api/body";
+import { API_PREFIX, type RouteContext, type RouteResult, type Services } from "./api/context";
+import type { AnyApiRoute } from "./api/define";
+import { createRouter } from "./api/router";
+import { apiRoutes } from "./api/routes";
 import { type AuthContext, authenticate } from "./auth";
+import { requestBaseUrl } from "./base-url";
 import { limitsFor, resolveConfig, type TminusConfig, type TminusConfigInput } from "./config";
-import { type CursorCodec, createCursorCodec } from "./cursor";
+import { createCursorCodec } from "./cursor";
 import { cycleAt } from "./cycle";
 import { dataEnvelope, JSON_HEADERS } from "./envelope";
 import { ApiError } from "./errors";
-import { type ApiRequest, type ApiResponse, BodyTooLargeError } from "./exchange";
+import {
+  type ApiRequest,
+  type ApiResponse,
+  BodyTooLargeError,
+  IncompleteBodyError,
+} from "./exchange";
 import { createHousekeeping } from "./housekeeping";
-import { uuidv7 } from "./ids";
 import { OPENAPI_PATH, openApiEndpoint } from "./openapi/serve";
 import { createPublicRoutes } from "./public/routes";
 import { isPublicPath } from "./public/urls";
-import { applyRateLimit, type RateLimitState, rateLimitHeaders } from "./rate-limit";
+import { createRateLimiter, type RateLimitState, rateLimitHeaders } from "./rate-limit";
+import { createReadCache } from "./read-cache";
 import { createRequestLog, type RequestLog } from "./request-log";
-import { createRouter, type RouteResult } from "./router";
-import { apiRoutes } from "./routes";
 import { hasScope } from "./scopes";
+import { createUsageMeter } from "./usage-meter";
 
 /** Options of `createHandler`. */
 export interface HandlerOptions {
@@ -28,31 +39,46 @@ export interface HandlerOptions {
   now?: () => number;
   /** Receives unexpected faults (the client only sees `internal_error`). Default console.error. */
   onError?: (error: unknown, requestId: string) => void;
+  /**
+   * Honour `Forwarded` / `X-Forwarded-Proto`, `-Host` and `-Prefix` when building absolute URLs
+   * (behind a proxy you run). Off by default: anyone can send those headers.
+   */
+  trustProxy?: boolean;
+  /**
+   * The path the handler is mounted under when the framework passes it the full path (Next.js
+   * route handlers, a bare `node:http` server behind a path router): taken off incoming paths
+   * and put in front of every URL the handler builds. Frameworks that take the mount path off
+   * themselves (Express, Connect) need nothing.
+   */
+  basePath?: string;
+  /**
+   * Purge data past its retention after responses, at most hourly (default true). False when
+   * another process owns the purge (`createHousekeepingJob`, run by `tminus worker`).
+   */
+  housekeeping?: boolean;
 }
 
-/** Everything a route needs besides the request. */
-export interface Services {
-  store: Store;
-  config: TminusConfig;
-  cursors: CursorCodec;
-  /** Resolves once every request answered before the call is in the request log. */
-  flushRequestLog(): Promise<void>;
-}
+export type { RouteContext, Services };
+export { API_PREFIX };
 
-/** The context a route handler receives. */
-export interface RouteContext {
-  req: ApiRequest;
-  params: Record<string, string>;
-  auth: AuthContext;
-  now: number;
-  requestId: string;
-  services: Services;
+/**
+ * Whether a path is the handler's: `/api/v1`, the public render routes and the OpenAPI
+ * document. Mounted in front of an app, everything else goes to the app.
+ */
+export function handlesPath(path: string): boolean {
+  return (
+    path === API_PREFIX ||
+    path.startsWith(`${API_PREFIX}/`) ||
+    isPublicPath(path) ||
+    path === OPENAPI_PATH
+  );
 }
-
-export const API_PREFIX = "/api/v1";
 
 /** The transport-neutral core: `ApiRequest` in, `ApiResponse` out. Never throws. */
-export type Dispatch = (req: ApiRequest) => Promise<ApiResponse>;
+export type Dispatch = ((req: ApiRequest) => Promise<ApiResponse>) & {
+  /** Whether the handler answers this path (with its `basePath`); others go to the app. */
+  handles(path: string): boolean;
+};
 
 /** Builds the dispatcher shared by the Fetch and `node:http` front ends. */
 export function createDispatch(options: HandlerOptions): Dispatch & { close(): Promise<void> } {
@@ -66,12 +92,19 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
     options.onError ??
     ((error: unknown, requestId: string) =>
       console.error(`[tminus] internal error (request ${requestId})`, error));
-  const router = createRouter<RouteContext>(API_PREFIX, apiRoutes);
-  const publicRoutes = createPublicRoutes({ store, config });
+  const router = createRouter<AnyApiRoute>(API_PREFIX, apiRoutes);
+  const cache = createReadCache(store);
+  const limiter = createRateLimiter(store);
+  const usage = createUsageMeter(store, onError);
+  const publicRoutes = createPublicRoutes({ store, config, cache });
   const requestLog: RequestLog = createRequestLog(store, onError);
-  const housekeeping = createHousekeeping(store, config, onError);
-  const openApi = openApiEndpoint(config.base_url);
+  const housekeeping =
+    options.housekeeping === false
+      ? null
+      : createHousekeeping(store, config, onError, () => requestLog.flush());
+  const openApi = openApiEndpoint();
   const flushRequestLog = () => requestLog.flush();
+  const flushUsage = () => usage.flush();
 
   // The cursor secret lives in the store so cursors survive restarts and work across
   // processes sharing one database.
@@ -83,32 +116,55 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
         store,
         config,
         cursors: createCursorCodec(secret),
+        cache,
         flushRequestLog,
+        flushUsage,
       }));
     return services;
   };
 
-  const dispatch = async (req: ApiRequest): Promise<ApiResponse> => {
+  const basePath = normaliseBasePath(options.basePath);
+  const trustProxy = options.trustProxy ?? false;
+  const handles = (path: string) => {
+    if (basePath === "") return handlesPath(path);
+    return (
+      (path === basePath || path.startsWith(`${basePath}/`)) &&
+      handlesPath(path.slice(basePath.length) || "/")
+    );
+  };
+
+  const dispatch = async (incoming: ApiRequest): Promise<ApiResponse> => {
     const started = performance.now();
     const at = now();
     const requestId = uuidv7(at);
+    const req = withinBasePath(incoming, basePath);
+    if (req === null) {
+      return stamp(
+        toErrorResponse(
+          new ApiError("not_found", `no route for ${incoming.method} ${incoming.path}`),
+          requestId,
+          onError,
+        ),
+        requestId,
+      );
+    }
+    const baseUrl = requestBaseUrl(req, { configured: config.base_url, trustProxy });
     // The API description is public (decisions.md): answered before authentication, so it
     // costs no rate-limit unit and leaves no request-log entry.
-    if (req.method === "GET" && req.path === OPENAPI_PATH) {
+    if ((req.method === "GET" || req.method === "HEAD") && req.path === OPENAPI_PATH) {
       let doc: ApiResponse;
       try {
-        doc = openApi();
+        doc = openApi(baseUrl);
       } catch (error) {
         doc = toErrorResponse(error, requestId, onError);
       }
-      doc.headers["x-request-id"] = requestId;
-      return doc;
+      return stamp(withoutBodyForHead(req, doc), requestId);
     }
     // Public render routes: no key, not metered, never in the request log.
     if (isPublicPath(req.path)) {
       let pub: ApiResponse | null;
       try {
-        pub = await publicRoutes(req, at);
+        pub = await publicRoutes(req, at, baseUrl);
       } catch (error) {
         onError(error, requestId);
         pub = {
@@ -117,10 +173,7 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
           body: "The countdown could not be shown right now.",
         };
       }
-      if (pub) {
-        pub.headers["x-request-id"] = requestId;
-        return pub;
-      }
+      if (pub) return stamp(withoutBodyForHead(req, pub), requestId);
     }
     let auth: AuthContext | undefined;
     let rate: RateLimitState | undefined;
@@ -130,9 +183,10 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
       if (req.path !== API_PREFIX && !req.path.startsWith(`${API_PREFIX}/`)) {
         throw new ApiError("not_found", `no route for ${req.method} ${req.path}`);
       }
-      auth = await authenticate(store, req.header("authorization"));
+      auth = await authenticate(cache, req.header("authorization"), at);
       const limits = limitsFor(config, auth.account.plan, auth.key.environment);
-      rate = await applyRateLimit(store, auth, limits, cycleAt(at).id, at);
+      rate = await limiter.take(auth, limits, at);
+      usage.count(auth.account.id, auth.key.environment, cycleAt(at).id);
       const found = router.match(req.method, req.path.slice(API_PREFIX.length) || "/");
       if (!found) throw new ApiError("not_found", `no route for ${req.method} ${req.path}`);
       if ("allowed" in found) {
@@ -143,26 +197,36 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
         );
       }
       template = found.template;
-      if (!hasScope(auth.key.scopes, found.route.scope)) {
+      if (found.route.scope !== null && !hasScope(auth.key.scopes, found.route.scope)) {
         throw new ApiError(
           "forbidden",
           `this key is not scoped for ${req.method} ${found.template}; it needs the "${found.route.scope}" scope`,
         );
       }
-      const result = await found.route.handle({
+      const route = found.route;
+      const result = await route.handle({
         req,
         params: found.params,
         auth,
         now: at,
         requestId,
+        baseUrl,
         services: await getServices(),
+        body: () => {
+          if (!route.body) throw new Error(`${route.operationId} declares no body`);
+          return readRouteBody(route.body, req, config.max_body_bytes);
+        },
       });
       response = toResponse(result, requestId);
     } catch (error) {
       response = toErrorResponse(error, requestId, onError);
     }
-    response.headers["x-request-id"] = requestId;
+    stamp(response, requestId);
     if (rate) Object.assign(response.headers, rateLimitHeaders(rate), pickRetry(response));
+    // A rolled key says on every answer when it stops working, so its holder notices in time.
+    if (auth?.key.expires_at != null) {
+      response.headers[KEY_EXPIRES_HEADER] = new Date(auth.key.expires_at).toISOString();
+    }
     if (auth) {
       requestLog.add({
         id: uuidv7(at),
@@ -179,15 +243,66 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
         created_at: at,
       });
     }
-    housekeeping.afterResponse(at);
+    housekeeping?.afterResponse(at);
     return response;
   };
 
   const close = async () => {
-    await requestLog.flush();
-    await housekeeping.close();
+    await Promise.all([requestLog.flush(), usage.flush()]);
+    await housekeeping?.close();
+    await publicRoutes.close();
   };
-  return Object.assign(dispatch, { close });
+  return Object.assign(dispatch, { close, handles });
+}
+
+/** Response header of requests made with a rolled key: when the key stops working. */
+export const KEY_EXPIRES_HEADER = "tminus-key-expires-at";
+
+/** `/countdown/` -> `/countdown`; none -> "". */
+function normaliseBasePath(basePath: string | undefined): string {
+  if (!basePath || basePath === "/") return "";
+  const trimmed = basePath.replace(/\/+$/, "");
+  if (!trimmed.startsWith("/")) throw new Error(`basePath must start with "/", got "${basePath}"`);
+  return trimmed;
+}
+
+/**
+ * The request with `basePath` taken off its path and added to its mount prefix; null when the
+ * path is outside `basePath` (not the handler's).
+ */
+function withinBasePath(req: ApiRequest, basePath: string): ApiRequest | null {
+  if (basePath === "") return req;
+  if (!(req.path === basePath || req.path.startsWith(`${basePath}/`))) return null;
+  return {
+    ...req,
+    path: req.path.slice(basePath.length) || "/",
+    mountPrefix: req.mountPrefix + basePath,
+    header: req.header,
+    text: req.text,
+  };
+}
+
+/**
+ * A HEAD request is answered as its GET would be, without the body: the headers (the
+ * Content-Length of the body included) tell a client or a proxy what it would get.
+ */
+function withoutBodyForHead(req: ApiRequest, response: ApiResponse): ApiResponse {
+  if (req.method !== "HEAD") return response;
+  response.headers["content-length"] ??= String(
+    typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength,
+  );
+  response.body = "";
+  return response;
+}
+
+/**
+ * Headers every response gets, whatever answered it: the request id, and `nosniff` so that no
+ * browser reads a JSON error, an image or a script as anything but its declared type.
+ */
+function stamp(response: ApiResponse, requestId: string): ApiResponse {
+  response.headers["x-request-id"] = requestId;
+  response.headers["x-content-type-options"] = "nosniff";
+  return response;
 }
 
 // A rate-limited response carries its own RateLimit-* values (remaining 0); keep them.
@@ -229,7 +344,9 @@ export function toErrorResponse(
 ): ApiResponse {
   let apiError: ApiError;
   if (error instanceof ApiError) apiError = error;
-  else if (error instanceof BodyTooLargeError) {
+  else if (error instanceof IncompleteBodyError) {
+    apiError = new ApiError("validation_error", error.message, { details: { field: "body" } });
+  } else if (error instanceof BodyTooLargeError) {
     apiError = new ApiError(
       "validation_error",
       `request body exceeds the limit of ${error.limit} bytes`,

@@ -21,16 +21,33 @@ export function requestLogCutoff(config: TminusConfig, now: number): number {
 }
 
 /**
- * Purges request-log entries older than `request_log_retention_days`, expired idempotency
- * records and dead rate windows, at most once an hour per handler. The purge is scheduled
- * with `setImmediate`, after the response has been handed to the transport, so no request
- * ever waits for it. Several processes sharing a database each purge; the deletes are
- * idempotent, so that costs a little work and nothing else.
+ * Deletes, once, everything past its retention at `now`: request-log entries older than
+ * `request_log_retention_days`, expired idempotency records, dead rate windows, and webhook
+ * deliveries settled more than `webhooks.delivery_retention_days` ago. Idempotent: processes
+ * sharing a database may run it at once.
+ */
+export function purgeExpired(store: Store, config: TminusConfig, now: number): Promise<void> {
+  return store.purge({
+    now,
+    request_log_before: requestLogCutoff(config, now),
+    rate_windows_before: now - (now % 60_000) - RATE_WINDOW_KEEP_MS,
+    webhook_deliveries_before: now - config.webhooks.delivery_retention_days * DAY_MS,
+  });
+}
+
+/**
+ * Runs `purgeExpired` after responses, at most once an hour per handler. The purge is
+ * scheduled with `setImmediate`, after the response has been handed to the transport, so no
+ * request ever waits for it. Several processes sharing a database each purge; the deletes are
+ * idempotent, so that costs a little work and nothing else. A deployment that runs
+ * `createHousekeepingJob` in a worker process turns this off (`housekeeping: false`).
  */
 export function createHousekeeping(
   store: Store,
   config: TminusConfig,
   onError: (error: unknown, requestId: string) => void,
+  /** Writes what is still in memory first (the request log), so the purge sees it all. */
+  beforePurge: () => Promise<void> = async () => {},
 ): Housekeeping {
   let lastRun = Number.NEGATIVE_INFINITY;
   let running: Promise<void> | null = null;
@@ -41,13 +58,8 @@ export function createHousekeeping(
       if (running || Math.abs(now - lastRun) < HOUR_MS) return;
       lastRun = now;
       running = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(() =>
-          store.purge({
-            now,
-            request_log_before: requestLogCutoff(config, now),
-            rate_windows_before: now - (now % 60_000) - RATE_WINDOW_KEEP_MS,
-          }),
-        )
+        .then(beforePurge)
+        .then(() => purgeExpired(store, config, now))
         .catch((error: unknown) => onError(error, "housekeeping"))
         .finally(() => {
           running = null;
@@ -56,5 +68,71 @@ export function createHousekeeping(
     async close() {
       await running;
     },
+  };
+}
+
+/** Options of `createHousekeepingJob`. */
+export interface HousekeepingJobOptions {
+  store: Store;
+  config: TminusConfig;
+  /** Time between purges in ms (default one hour). */
+  intervalMs?: number;
+  /** Clock in Unix ms; default `Date.now`. */
+  now?: () => number;
+  /** Receives a failed purge (the next one runs on schedule); default console.error. */
+  onError?: (error: unknown) => void;
+}
+
+/** The retention purge on a timer, for a process that serves no requests. */
+export interface HousekeepingJob {
+  /** Purges now, then every `intervalMs`; idempotent. */
+  start(): void;
+  /** Stops the timer and waits for a running purge. */
+  stop(): Promise<void>;
+  /** One purge, awaited (failures reach `onError`, never the caller). */
+  runOnce(): Promise<void>;
+}
+
+/**
+ * The purge of `purgeExpired` as a scheduled job: what `tminus worker` runs, so that API
+ * processes started with `housekeeping: false` never purge and one kind of process owns it.
+ * The timer is unref'd: it never keeps a process alive on its own.
+ * @example
+ * const job = createHousekeepingJob({ store, config: resolveConfig(input) });
+ * job.start();
+ * process.once("SIGTERM", () => job.stop());
+ */
+export function createHousekeepingJob(options: HousekeepingJobOptions): HousekeepingJob {
+  const { store, config } = options;
+  const now = options.now ?? Date.now;
+  const intervalMs = options.intervalMs ?? HOUR_MS;
+  const onError =
+    options.onError ?? ((error: unknown) => console.error("[tminus] housekeeping", error));
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let running: Promise<void> | null = null;
+
+  const runOnce = (): Promise<void> => {
+    // One purge at a time: a slow one is never stacked on.
+    running ??= purgeExpired(store, config, now())
+      .catch(onError)
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+
+  return {
+    start() {
+      if (timer) return;
+      timer = setInterval(runOnce, intervalMs);
+      timer.unref?.();
+      void runOnce();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+    runOnce,
   };
 }

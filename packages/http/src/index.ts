@@ -5,13 +5,18 @@ export {
   type ApiKeyView,
   createAdmin,
   type IssuedApiKey,
+  ROLL_DEFAULT_MS,
+  ROLL_MAX_MS,
+  type RolledApiKey,
 } from "./admin";
 export { generateApiKey, hashApiKey, KEY_PREFIX } from "./api-key-format";
+export { handleClientError } from "./client-error";
 export {
   ConfigError,
   DEFAULT_CONFIG,
   limitsFor,
   type PlanLimits,
+  type RenderConfig,
   resolveConfig,
   type TminusConfig,
   type TminusConfigInput,
@@ -22,13 +27,12 @@ export { ApiError, ERROR_STATUS, type ErrorCode } from "./errors";
 export type { ApiRequest, ApiResponse } from "./exchange";
 export { createHandler, type TminusHandler } from "./fetch";
 export { API_PREFIX, type HandlerOptions } from "./handler";
+export {
+  createHousekeepingJob,
+  type HousekeepingJob,
+  type HousekeepingJobOptions,
+  purgeExpired,
+} from "./housekeeping";
 export { createNodeListener, type NodeListener } from "./node";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
 export { SCOPES, type Scope } from "./scopes";
-export { type BlockedReason, blockedReason } from "./webhooks/address-policy";
-export { type HostResolver, type ResolvedAddress, resolveDestination } from "./webhooks/resolve";
-export {
-  createWebhookWorker,
-  type WebhookWorker,
-  type WebhookWorkerOptions,
-} from "./webhooks/worker";

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { mountPrefixOf } from "./base-url";
 import { type ApiRequest, BodyTooLargeError, readLimited } from "./exchange";
 import { DISPATCH, type TminusHandler } from "./fetch";
-import { API_PREFIX, type Dispatch } from "./handler";
-import { isPublicPath } from "./public/urls";
+import type { Dispatch } from "./handler";
 
 /** A `node:http` style listener; `next` (Express, Connect) receives requests that are not ours. */
 export type NodeListener = (
@@ -15,7 +15,7 @@ export type NodeListener = (
  * Adapts a handler to `(req, res)` for node:http, Express, Fastify (with body parsing off for
  * the route) and Connect-style apps. Requests outside `/api/v1` go to `next` when given, so the
  * handler can be mounted in front of an existing app (the public render routes, `/t/...` and
- * `/embed.js`, are the handler's too). The path is `req.url`, so a mount point
+ * `/embed.js`, and the OpenAPI document `/openapi.json` are the handler's too). The path is `req.url`, so a mount point
  * that strips its prefix (Express `app.use("/countdown", ...)`) works unchanged.
  * @example
  * app.use(createNodeListener(createHandler({ store })));
@@ -26,20 +26,31 @@ export function createNodeListener(handler: TminusHandler): NodeListener {
     const raw = req.url ?? "/";
     const q = raw.indexOf("?");
     const path = q === -1 ? raw : raw.slice(0, q);
-    if (next && path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`) && !isPublicPath(path)) {
+    if (next && !dispatch.handles(path)) {
       next();
       return;
     }
     dispatch(fromNodeRequest(req, path, q === -1 ? "" : raw.slice(q + 1))).then(
       (out) => {
-        res.writeHead(out.status, out.headers);
-        res.end(out.body);
+        if (req.complete) {
+          res.writeHead(out.status, out.headers);
+          res.end(out.body);
+          return;
+        }
+        // The body was not read (refused before it mattered, or larger than the limit): Node
+        // would keep the connection to drain it, however large it claims to be. Answer and
+        // close instead, so a client that declares 10 GB and sends 10 bytes holds nothing.
+        res.writeHead(out.status, { ...out.headers, connection: "close" });
+        res.end(out.body, () => req.socket.destroy());
       },
       (err) => {
         // dispatch never rejects; this is a last resort that still leaks nothing.
         if (next) next(err);
         else {
-          res.writeHead(500, { "content-type": "application/json" });
+          res.writeHead(500, {
+            "content-type": "application/json",
+            "x-content-type-options": "nosniff",
+          });
           res.end('{"error":{"code":"internal_error","message":"unexpected error"}}');
         }
       },
@@ -47,10 +58,28 @@ export function createNodeListener(handler: TminusHandler): NodeListener {
   };
 }
 
+// A Host header as a URL accepts it; anything else falls back to the socket's own address.
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+function originOf(req: IncomingMessage): string {
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+  const host = req.headers.host;
+  if (host && HOST.test(host)) return `${scheme}://${host}`;
+  const { localAddress, localPort } = req.socket;
+  const address = localAddress?.includes(":") ? `[${localAddress}]` : (localAddress ?? "localhost");
+  return `${scheme}://${address}:${localPort ?? 80}`;
+}
+
 function fromNodeRequest(req: IncomingMessage, path: string, search: string): ApiRequest {
   return {
     method: (req.method ?? "GET").toUpperCase(),
     path,
+    origin: originOf(req),
+    // Express and Connect take a mount path off `url` and keep it in `originalUrl`.
+    mountPrefix: mountPrefixOf(
+      (req as IncomingMessage & { originalUrl?: string }).originalUrl,
+      req.url ?? "/",
+    ),
     query: new URLSearchParams(search),
     header: (name) => {
       const v = req.headers[name];

@@ -1,3 +1,4 @@
+import type { AuthContext } from "./auth";
 import type { CursorCodec, CursorPosition } from "./cursor";
 import { validationError } from "./errors";
 
@@ -83,4 +84,17 @@ export function keysetPage<T>(
       next_cursor: hasMore ? options.cursors.encode(options.position(last), options.binding) : null,
     },
   };
+}
+
+/**
+ * What a list's cursor is bound to: the account, the environment, the list and its filters
+ * and sort. Not the key: a key is not a session, and during a rotation a traversal begun with
+ * the old key goes on with the new one.
+ */
+export function cursorBinding(
+  auth: Pick<AuthContext, "account" | "key">,
+  list: string,
+  ...query: unknown[]
+): string {
+  return [auth.account.id, auth.key.environment, list, ...query].join("|");
 }

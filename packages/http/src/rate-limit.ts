@@ -1,9 +1,16 @@
-import type { Store } from "@tminus/store";
+import type { RateReservation, Store } from "@tminus/store";
 import type { AuthContext } from "./auth";
 import type { PlanLimits } from "./config";
 import { ApiError } from "./errors";
 
 const WINDOW_MS = 60_000;
+
+/**
+ * What share of a window's remaining room one reservation takes. Large budgets are taken in
+ * large chunks (one store write admits many requests); as the room shrinks the chunks shrink
+ * to one unit, so the last units of a window are handed out exactly, one by one.
+ */
+const CHUNK_SHARE = 8;
 
 /** The window that applies to a request, for the RateLimit-* headers. */
 export interface RateLimitState {
@@ -22,44 +29,110 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   };
 }
 
+/** One bucket's window as this process sees it. */
+interface Bucket {
+  window: number;
+  /** Units reserved from the store and not yet used by this process. */
+  budget: number;
+  /** The bucket's count in the store after this process's last reservation (all processes). */
+  count: number;
+  /** The store granted nothing: the window is full, for every process, until it ends. */
+  full: boolean;
+  /** A reservation on its way; requests that need units wait for it instead of asking again. */
+  pending: Promise<void> | null;
+}
+
+/** Admits requests against the per-key and per-account fixed windows. */
+export interface RateLimiter {
+  /**
+   * Takes one unit from the key's and the account's window, or throws `429 rate_limited` with
+   * Retry-After (whole seconds to the window's end, at least 1). A refused request takes
+   * nothing.
+   */
+  take(auth: AuthContext, limits: PlanLimits, now: number): Promise<RateLimitState>;
+  /** Forgets windows that have ended (called now and then; the state is small). */
+  prune(now: number): void;
+}
+
 /**
- * Counts the request in the fixed one-minute window, per key and per account (and
- * environment), in one atomic store operation; the tighter bucket answers. Over the limit:
- * `429 rate_limited` with Retry-After (whole seconds to the window's end, at least 1).
+ * Fixed one-minute windows per key and per account (and environment), counted in memory from
+ * hard reservations taken from the store in chunks (`Store.reserveRequests`). The store never
+ * hands out more than the limit of a window in all, so processes sharing a database can never
+ * admit more together; a process admits a request only from units it holds. Units reserved and
+ * not used when the window ends (or when a process dies) are lost: the guarantee is never more
+ * than the limit, and exactly the limit for a single process.
  */
-export async function applyRateLimit(
-  store: Store,
-  auth: AuthContext,
-  limits: PlanLimits,
-  cycleId: string,
-  now: number,
-): Promise<RateLimitState> {
-  const windowStart = now - (now % WINDOW_MS);
-  const windowEnd = windowStart + WINDOW_MS;
-  const keyBucket = `key:${auth.key.id}`;
-  const accountBucket = `account:${auth.account.id}:${auth.key.environment}`;
-  const limit = limits.requests_per_minute;
-  const result = await store.countRequest({
-    buckets: [
-      { bucket: keyBucket, limit },
-      { bucket: accountBucket, limit },
-    ],
-    window_start: windowStart,
-    usage: { account_id: auth.account.id, environment: auth.key.environment, cycle_id: cycleId },
-  });
-  const used = Math.max(result.counts[keyBucket] ?? 0, result.counts[accountBucket] ?? 0);
-  const state: RateLimitState = {
-    limit,
-    remaining: Math.max(0, limit - used),
-    reset: Math.ceil(windowEnd / 1000),
+export function createRateLimiter(store: Store): RateLimiter {
+  const buckets = new Map<string, Bucket>();
+
+  const bucketOf = (name: string, window: number): Bucket => {
+    let bucket = buckets.get(name);
+    if (!bucket || bucket.window !== window) {
+      bucket = { window, budget: 0, count: 0, full: false, pending: null };
+      buckets.set(name, bucket);
+    }
+    return bucket;
   };
-  if (!result.allowed) {
-    const wait = Math.max(1, Math.ceil((windowEnd - now) / 1000));
-    throw new ApiError(
-      "rate_limited",
-      `rate limit of ${limit} requests per minute exceeded; retry in ${wait} seconds`,
-      { headers: { "retry-after": String(wait), ...rateLimitHeaders({ ...state, remaining: 0 }) } },
+
+  const reserve = (window: number, limit: number, wanting: [string, Bucket][]): void => {
+    const asked: RateReservation[] = wanting.map(([name, b]) => ({
+      bucket: name,
+      limit,
+      want: b.count === 0 ? 1 : Math.max(1, Math.floor((limit - b.count) / CHUNK_SHARE)),
+    }));
+    const pending = store.reserveRequests({ window_start: window, buckets: asked }).then(
+      (grants) => {
+        for (const [i, grant] of grants.entries()) {
+          const b = wanting[i]![1];
+          b.budget += grant.granted;
+          b.count = grant.count;
+          if (grant.granted === 0) b.full = true;
+          b.pending = null;
+        }
+      },
+      (error: unknown) => {
+        for (const [, b] of wanting) b.pending = null;
+        throw error;
+      },
     );
-  }
-  return state;
+    for (const [, b] of wanting) b.pending = pending;
+  };
+
+  return {
+    async take(auth, limits, now) {
+      const window = now - (now % WINDOW_MS);
+      const windowEnd = window + WINDOW_MS;
+      const limit = limits.requests_per_minute;
+      const names = [`key:${auth.key.id}`, `account:${auth.account.id}:${auth.key.environment}`];
+      for (;;) {
+        const pair = names.map((name) => [name, bucketOf(name, window)] as [string, Bucket]);
+        const empty = pair.filter(([, b]) => b.budget === 0);
+        if (empty.length === 0) {
+          let remaining = limit;
+          for (const [, b] of pair) {
+            b.budget--;
+            // Used so far = the store's count less what this process still holds.
+            remaining = Math.min(remaining, limit - (b.count - b.budget));
+          }
+          return { limit, remaining: Math.max(0, remaining), reset: Math.ceil(windowEnd / 1000) };
+        }
+        if (empty.some(([, b]) => b.full)) {
+          const wait = Math.max(1, Math.ceil((windowEnd - now) / 1000));
+          const state = { limit, remaining: 0, reset: Math.ceil(windowEnd / 1000) };
+          throw new ApiError(
+            "rate_limited",
+            `rate limit of ${limit} requests per minute exceeded; retry in ${wait} seconds`,
+            { headers: { "retry-after": String(wait), ...rateLimitHeaders(state) } },
+          );
+        }
+        const idle = empty.filter(([, b]) => b.pending === null);
+        if (idle.length > 0) reserve(window, limit, idle);
+        await Promise.all(empty.map(([, b]) => b.pending));
+      }
+    },
+    prune(now) {
+      const window = now - (now % WINDOW_MS);
+      for (const [name, b] of buckets) if (b.window < window && !b.pending) buckets.delete(name);
+    },
+  };
 }

@@ -11,25 +11,31 @@ export interface RequestLog {
   flush(): Promise<void>;
 }
 
+/** Entries written together at most: a batch is one multi-row write. */
+const BATCH_MAX = 500;
+
 /**
- * Entries are written after the response is built, batched per event-loop turn: one store
- * transaction for all requests finished in the same turn keeps the log off the latency path
- * while losing at most one turn's entries on a hard crash.
+ * Entries are written behind the responses, in batches: every `intervalMs` or every 500
+ * entries, whichever comes first, one store write per batch. GET /usage/requests and shutdown
+ * flush first. A process killed with SIGKILL loses at most its last batch of log rows (never a
+ * timer, and never a counter that admits requests).
  */
 export function createRequestLog(
   store: Store,
   onError: (error: unknown, requestId: string) => void,
+  intervalMs = 50,
 ): RequestLog {
   let pending: RequestLogEntry[] = [];
-  let scheduled: Promise<void> | null = null;
+  let scheduled: ReturnType<typeof setTimeout> | null = null;
   // Batches handed to the store and not yet committed. `scheduled` is cleared when a batch
   // leaves `pending`, so without this set a flush during a slow commit would return early.
   const writing = new Set<Promise<void>>();
 
   const write = (): Promise<void> => {
+    if (scheduled) clearTimeout(scheduled);
+    scheduled = null;
     const batch = pending;
     pending = [];
-    scheduled = null;
     if (batch.length === 0) return Promise.resolve();
     const done = store.logRequests(batch).then(
       () => {},
@@ -43,11 +49,16 @@ export function createRequestLog(
   return {
     add(entry) {
       pending.push(entry);
-      scheduled ??= new Promise<void>((resolve) => setImmediate(resolve)).then(write);
+      if (pending.length >= BATCH_MAX) void write();
+      else if (!scheduled) {
+        scheduled = setTimeout(write, intervalMs);
+        // Shutdown flushes explicitly; an idle timer must not keep the process alive.
+        scheduled.unref?.();
+      }
     },
     async flush() {
       const inFlight = [...writing];
-      await (scheduled ?? write());
+      await write();
       await Promise.all(inFlight);
     },
   };

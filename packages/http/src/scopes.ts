@@ -4,6 +4,8 @@
  * `403 forbidden`.
  */
 export const SCOPES = [
+  // Grants nothing beyond any valid key (GET /usage needs no scope); kept so that keys and
+  // scripts that name it keep working.
   "usage:read",
   "timers:read",
   "timers:write",

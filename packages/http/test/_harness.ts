@@ -7,6 +7,7 @@ import {
   createAdmin,
   createHandler,
   createNodeListener,
+  handleClientError,
   type IssuedApiKey,
   type TminusConfigInput,
 } from "../src/index";
@@ -57,6 +58,7 @@ export async function startTestServer(
   // Listen first, so that a test can make the public URLs point at this very server.
   let listener: ReturnType<typeof createNodeListener> | undefined;
   const server: Server = createServer((req, res) => listener!(req, res));
+  server.on("clientError", handleClientError);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const addr = server.address();
   const url = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;

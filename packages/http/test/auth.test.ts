@@ -59,6 +59,36 @@ describe("Authentication (spec: Authentication, Authentication failures)", () =>
     expect((await s.call("GET", "/api/v1/usage", { key: second })).status).toBe(200);
   });
 
+  it("rolling a key (rule 7 for a sandbox's single key): both work, the old one says until when", async () => {
+    const T = Date.UTC(2026, 10, 23, 12);
+    s.setNow(T);
+    const old = await s.key("sandbox", "rolling-solo");
+    const { replacement, rolled } = await s.admin.rollKey(old.prefix, { expiresInMs: 3_600_000 });
+    expect(rolled).toMatchObject({ id: old.id, status: "expiring" });
+    expect(rolled.expires_at).toBe(new Date(T + 3_600_000).toISOString());
+    const byOld = await s.call("GET", "/api/v1/usage", { key: old });
+    expect(byOld.status).toBe(200);
+    expect(byOld.headers.get("tminus-key-expires-at")).toBe(rolled.expires_at);
+    const byNew = await s.call("GET", "/api/v1/usage", { key: replacement });
+    expect(byNew.status).toBe(200);
+    expect(byNew.headers.get("tminus-key-expires-at")).toBeNull();
+    // The replacement took the only slot; the rolled key holds none.
+    await expect(
+      s.admin.issueKey({ account: "rolling-solo", environment: "sandbox" }),
+    ).rejects.toThrow(/limit/);
+    await expect(s.admin.rollKey(old.prefix)).rejects.toThrow(/already rolled/);
+    s.setNow(T + 3_600_000);
+    expectError(await s.call("GET", "/api/v1/usage", { key: old }), 401, "invalid_api_key");
+    expect((await s.call("GET", "/api/v1/usage", { key: replacement })).status).toBe(200);
+    const listed = await s.admin.listKeys({ account: "rolling-solo" });
+    expect(listed.find((k) => k.id === old.id)?.status).toBe("expired");
+    await expect(s.admin.rollKey(old.prefix)).rejects.toThrow(/no live key/);
+    await expect(s.admin.rollKey(replacement.prefix, { expiresInMs: 0 })).rejects.toThrow(
+      /30 days/,
+    );
+    s.setNow(null);
+  });
+
   it("403 forbidden when the key is not scoped for the route", async () => {
     const key = await s.key("sandbox", undefined, ["usage:read"]);
     expect((await s.call("GET", "/api/v1/usage", { key })).status).toBe(200);

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { timerPatchSchemas, timerSchemas } from "@tminus/core";
 import { WEBHOOK_EVENT_TYPES } from "@tminus/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRoutes } from "../src/api/routes";
 import { buildOpenApiDocument } from "../src/index";
-import { apiRoutes } from "../src/routes";
+import { requestSchemas, responseSchemas } from "../src/schemas/registry";
 import { expectError, startTestServer, type TestServer } from "./_harness";
 import { createResponseValidator } from "./_openapi";
 
@@ -34,30 +35,32 @@ function resolve(ref: string): unknown {
     .reduce<unknown>((node, key) => (node as Json | undefined)?.[key], doc);
 }
 
-describe("GET /api/v1/openapi.json", () => {
+describe("GET /openapi.json", () => {
   it("is served without a key, not counted and not logged", async () => {
     const key = await s.key("production");
-    const res = await s.call("GET", "/api/v1/openapi.json");
+    const res = await s.call("GET", "/openapi.json");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers.get("ratelimit-limit")).toBeNull();
     expect(res.json.openapi).toBe("3.1.0");
     // A bad key does not matter either: authentication never runs for this path.
-    const withBadKey = await s.call("GET", "/api/v1/openapi.json", { key: "svc_live_nope" });
+    const withBadKey = await s.call("GET", "/openapi.json", { key: "svc_live_nope" });
     expect(withBadKey.status).toBe(200);
     const usage = await s.call("GET", "/api/v1/usage", { key });
     expect(usage.json.data.metrics[1].total).toBe(1); // only this GET /usage
   });
 
   it("is the built document with this deployment's base_url as its server", async () => {
-    const res = await s.call("GET", "/api/v1/openapi.json");
+    const res = await s.call("GET", "/openapi.json");
     expect(res.json).toEqual(buildOpenApiDocument({ baseUrl: BASE_URL }));
     expect(res.json.servers).toEqual([{ url: `${BASE_URL}/api/v1`, description: "This service." }]);
   });
 
-  it("only GET is public: other methods on the path need a key like any route", async () => {
-    expectError(await s.call("POST", "/api/v1/openapi.json"), 401, "unauthorized");
+  it("lives beside /api/v1, not under it: every path under /api/v1 needs a key", async () => {
+    expectError(await s.call("GET", "/api/v1/openapi.json"), 401, "unauthorized");
+    const key = await s.key("production");
+    expectError(await s.call("GET", "/api/v1/openapi.json", { key }), 404, "not_found");
   });
 });
 
@@ -103,14 +106,21 @@ describe("the document", () => {
     for (const route of apiRoutes) {
       const op = doc.paths[route.path]?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${route.path} is not in the OpenAPI document`).toBeDefined();
-      expect(op.security, `${route.method} ${route.path}`).toEqual([{ apiKey: [route.scope] }]);
+      // The document-wide bearer requirement applies; the scope is named beside it, where
+      // linters accept it (scopes on an http scheme are flagged).
+      expect(op.security, `${route.method} ${route.path}`).toBeUndefined();
+      expect(op["x-scopes"], `${route.method} ${route.path}`).toEqual(
+        route.scope === null ? [] : [route.scope],
+      );
+      expect(op.description, `${route.method} ${route.path}`).toContain(
+        route.scope === null ? "Scope: none" : `Scope: \`${route.scope}\`.`,
+      );
       for (const name of route.path.match(/\{(\w+)\}/g) ?? []) {
         const params = (op.parameters ?? []).map((p: Json) => (p.$ref ? resolve(p.$ref) : p));
         expect(params.some((p: Json) => p.in === "path" && `{${p.name}}` === name)).toBe(true);
       }
     }
     const registered = new Set(apiRoutes.map((r) => `${r.method.toLowerCase()} ${r.path}`));
-    registered.add("get /openapi.json");
     for (const { path, method } of operations) {
       expect(registered.has(`${method} ${path}`), `${method} ${path} is not a route`).toBe(true);
     }
@@ -118,7 +128,6 @@ describe("the document", () => {
 
   it("documents the errors every authenticated operation can give, with an example each", () => {
     for (const { path, method, op } of operations) {
-      if (path === "/openapi.json") continue;
       const where = `${method} ${path}`;
       const codes = new Set<string>();
       for (const [status, raw] of Object.entries(op.responses as Json)) {
@@ -182,11 +191,67 @@ describe("the document", () => {
     expect(timer.properties.look).toEqual({ $ref: "#/components/schemas/Look" });
   });
 
+  it("keeps request and response components apart; request defaults are described, not declared", () => {
+    // Component names reachable from a node, following $refs through components.schemas.
+    const reachable = (node: unknown, into = new Set<string>()): Set<string> => {
+      if (Array.isArray(node)) for (const item of node) reachable(item, into);
+      else if (node && typeof node === "object") {
+        for (const [k, v] of Object.entries(node)) {
+          if (k === "$ref" && typeof v === "string" && v.startsWith("#/components/schemas/")) {
+            const name = v.slice("#/components/schemas/".length);
+            if (!into.has(name)) {
+              into.add(name);
+              reachable(doc.components.schemas[name], into);
+            }
+          } else reachable(v, into);
+        }
+      }
+      return into;
+    };
+    const requests = new Set<string>();
+    const responses = new Set<string>();
+    for (const { op } of operations) {
+      reachable(op.requestBody, requests);
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        if (status.startsWith("2")) reachable(response, responses);
+      }
+    }
+    expect(requests.size).toBeGreaterThan(5);
+    for (const name of requests) expect(Object.keys(requestSchemas), name).toContain(name);
+    for (const name of responses) expect(Object.keys(responseSchemas), name).toContain(name);
+    expect(requests).toContain("LookInput");
+    expect(responses).toContain("Look");
+
+    // openapi-typescript and others read `default` as "always present": request components
+    // carry none (the description tells it), response components keep theirs.
+    const defaults = (node: unknown, at: string): string[] => {
+      if (Array.isArray(node)) return node.flatMap((item, i) => defaults(item, `${at}/${i}`));
+      if (!node || typeof node !== "object") return [];
+      return Object.entries(node).flatMap(([k, v]) => {
+        if (k === "default") return [`${at}/default`];
+        if (k === "examples" || k === "const" || k === "enum") return [];
+        if (k !== "properties") return defaults(v, `${at}/${k}`);
+        return Object.entries(v as Json).flatMap(([p, s]) => defaults(s, `${at}/properties/${p}`));
+      });
+    };
+    for (const name of Object.keys(requestSchemas)) {
+      expect(defaults(doc.components.schemas[name], name)).toEqual([]);
+    }
+    const fixed = doc.components.schemas.TimerCreate.oneOf[0].properties;
+    expect(fixed.timezone.description).toContain('Default when omitted: `"Etc/UTC"`.');
+    expect(fixed.look).toEqual({
+      $ref: "#/components/schemas/LookInput",
+      description: "Default when omitted: `{}`.",
+    });
+    const recurrence = doc.components.schemas.Recurrence;
+    expect(recurrence.properties.exdates.default).toEqual([]);
+    expect(recurrence.required).toContain("exdates");
+  });
+
   it("is deterministic and docs/openapi.json is up to date (when built)", () => {
     expect(JSON.stringify(buildOpenApiDocument())).toBe(JSON.stringify(doc));
-    if (!existsSync(DOCS_FILE)) return; // written by `pnpm build`
     const onDisk = JSON.parse(readFileSync(DOCS_FILE, "utf8"));
-    expect(onDisk, "docs/openapi.json is stale: run pnpm build").toEqual(doc);
+    expect(onDisk, "docs/openapi.json is stale: run pnpm build && pnpm openapi").toEqual(doc);
   });
 });
 

@@ -49,12 +49,13 @@ describe("public render routes (no key, outside /api/v1)", () => {
     });
     expect(draft.json.data.urls).toBeNull();
     const t = await published(key);
+    // No base_url configured: the URLs are the request's own origin.
     expect(t.urls).toEqual({
-      page: `http://localhost:8787/t/${t.id}`,
-      embed: `http://localhost:8787/t/${t.id}/embed`,
-      gif: `http://localhost:8787/t/${t.id}/countdown.gif`,
-      png: `http://localhost:8787/t/${t.id}/countdown.png`,
-      embed_script: "http://localhost:8787/embed.js",
+      page: `${s.url}/t/${t.id}`,
+      embed: `${s.url}/t/${t.id}/embed`,
+      gif: `${s.url}/t/${t.id}/countdown.gif`,
+      png: `${s.url}/t/${t.id}/countdown.png`,
+      embed_script: `${s.url}/embed.js`,
     });
   });
 
@@ -192,21 +193,56 @@ describe("viewer cookie behind https", () => {
 });
 
 describe("image cache: each distinct image rendered at most once", () => {
-  it("coalesces concurrent requests and keeps a bounded LRU", async () => {
-    const cache = createImageCache(2);
+  it("coalesces concurrent requests and keeps a byte-bounded LRU", async () => {
+    const cache = createImageCache(2 * 100); // room for two 100-byte images
     let renders = 0;
     const render = async () => {
       renders++;
       await new Promise((r) => setTimeout(r, 20));
-      return new Uint8Array([renders]);
+      return new Uint8Array(100).fill(renders);
     };
-    const results = await Promise.all(Array.from({ length: 50 }, () => cache.get("a", render)));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => cache.get("a", "fam", render, 1000)),
+    );
     expect(renders).toBe(1);
     expect(new Set(results).size).toBe(1);
-    await cache.get("b", render);
-    await cache.get("c", render);
+    await cache.get("b", "fam", render, 2000);
+    await cache.get("c", "fam", render, 3000);
     expect(cache.size).toBe(2);
-    await cache.get("a", render); // evicted: rendered again
+    expect(cache.bytes).toBe(200);
+    await cache.get("a", "fam", render, 4000); // evicted: rendered again
     expect(renders).toBe(4);
+    // The newest of the family stands in while it is fresh enough.
+    expect(cache.latestOf("fam", 4000 + 59_000, 60_000)?.[0]).toBe(4);
+    expect(cache.latestOf("fam", 4000 + 61_000, 60_000)).toBeNull();
+  });
+
+  it("every response says nosniff, whatever answered it; the 404 page has a CSP", async () => {
+    const key = await s.key("production");
+    const t = await published(key);
+    const missing = `${s.url}/t/00000000-0000-4000-8000-000000000000`;
+    const here = (url: string) => `${s.url}${new URL(url).pathname}`;
+    const answers = [
+      await fetch(`${s.url}/api/v1/usage`, { headers: { authorization: `Bearer ${key.secret}` } }),
+      await fetch(`${s.url}/api/v1/usage`),
+      await fetch(`${s.url}/api/v1/nowhere`, {
+        headers: { authorization: `Bearer ${key.secret}` },
+      }),
+      await fetch(`${s.url}/openapi.json`),
+      await fetch(`${s.url}/embed.js`),
+      await fetch(here(t.urls.page!)),
+      await fetch(here(t.urls.gif!)),
+      await fetch(here(t.urls.png!)),
+      await fetch(missing),
+      await fetch(`${missing}/countdown.gif`),
+    ];
+    for (const res of answers) {
+      await res.arrayBuffer();
+      expect(res.headers.get("x-content-type-options"), res.url).toBe("nosniff");
+      expect(res.headers.get("x-request-id"), res.url).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const notFound = answers[8]!;
+    expect(notFound.status).toBe(404);
+    expect(notFound.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 });

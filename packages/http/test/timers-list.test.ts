@@ -139,14 +139,24 @@ describe("GET /timers paging (spec: Paging 1-5, Filters and sort)", () => {
     ).toBe(200);
   });
 
-  it("a cursor is bound to its key and environment and is tamper-evident", async () => {
+  it("a cursor is bound to its account and environment, not its key, and is tamper-evident", async () => {
     const key = await s.key("production", "cursor-owner");
     const otherKey = await s.key("production", "cursor-owner");
     const sandbox = await s.key("sandbox", "cursor-owner");
+    const otherAccount = await s.key("production", "cursor-stranger");
     await seed(key, 3, 1_800_000_400_000);
     const first = await s.call("GET", "/api/v1/timers?limit=1", { key });
     const token: string = first.json.page.next_cursor;
-    for (const k of [otherKey, sandbox]) {
+    // A key is not a session: during a rotation the new key goes on where the old one was.
+    const [byOwner, byOtherKey] = await Promise.all(
+      [key, otherKey].map((k) =>
+        s.call("GET", `/api/v1/timers?limit=1&cursor=${encodeURIComponent(token)}`, { key: k }),
+      ),
+    );
+    expect(byOtherKey!.status).toBe(200);
+    expect(byOtherKey!.json.data).toEqual(byOwner!.json.data);
+    expect(byOtherKey!.json.data[0].id).not.toBe(first.json.data[0].id);
+    for (const k of [sandbox, otherAccount]) {
       expectError(
         await s.call("GET", `/api/v1/timers?limit=1&cursor=${encodeURIComponent(token)}`, {
           key: k,

@@ -64,4 +64,13 @@ describe("GET /usage (spec: Usage)", () => {
     expect(feb.metrics[0].total).toBe(0);
     s.setNow(null);
   });
+
+  it("answers 200 to every valid key, whatever its scopes: a 200 confirms the key", async () => {
+    for (const scopes of [["timers:read"], ["webhooks:write"], ["request_log:read"]]) {
+      const key = await s.key("production", undefined, scopes);
+      const res = await s.call("GET", "/api/v1/usage", { key });
+      expect(res.status, scopes.join()).toBe(200);
+      expect(res.json.data.environment).toBe("production");
+    }
+  });
 });

@@ -1,8 +1,9 @@
 // Black-box: the API writes events, the worker delivers them over real HTTP to a receiver on
 // loopback (private destinations are allowed by the config, as in development).
+
+import { createWebhookWorker, type WebhookWorker } from "@tminus/webhooks";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWebhookWorker, type WebhookWorker } from "../src/index";
 import { fixedTimer, newKey, startTestServer, type TestServer } from "./_harness";
 import { type Received, type Receiver, startReceiver } from "./_receiver";
 
@@ -388,5 +389,24 @@ describe("webhook delivery", () => {
     const big = errors.find((a) => a?.response_status === 500)!;
     expect((big as unknown as { response_body: string }).response_body).toBe("x".repeat(1024));
     receiver.respond = () => ({ status: 204 });
+  });
+
+  it("a suspended account's events are held, pending, and delivered once it is active again", async () => {
+    const key = await s.key("production", "held-while-suspended");
+    await destination(key, "/held");
+    await createTimer(key);
+    await s.admin.suspendAccount("held-while-suspended");
+    await sleep(400); // several worker passes
+    expect(at("/held")(receiver.received)).toHaveLength(0);
+    const account = (await s.store.findAccountByName("held-while-suspended"))!;
+    const held = await s.store.listWebhookDeliveries({
+      account_id: account.id,
+      environment: "production",
+      limit: 10,
+    });
+    expect(held.map((d) => [d.status, d.attempts.length])).toEqual([["pending", 0]]);
+    await s.admin.activateAccount("held-while-suspended");
+    await receiver.waitFor((r) => at("/held")(r).length === 1);
+    expect((await settled(key, 1))[0]!.status).toBe("succeeded");
   });
 });

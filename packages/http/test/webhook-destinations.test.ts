@@ -62,6 +62,11 @@ describe("POST /webhook-destinations", () => {
       [{ url: "https://127.0.0.1/x" }, 400, "validation_error", "url"],
       [{ url: "https://[::1]/x" }, 400, "validation_error", "url"],
       [{ url: "https://localhost/x" }, 400, "validation_error", "url"],
+      // A trailing dot names the same host to a resolver.
+      [{ url: "https://localhost./x" }, 400, "validation_error", "url"],
+      [{ url: "https://LOCALHOST../x" }, 400, "validation_error", "url"],
+      [{ url: "https://api.localhost./x" }, 400, "validation_error", "url"],
+      [{ url: "https://127.0.0.1./x" }, 400, "validation_error", "url"],
       [{ url: "https://169.254.169.254/latest" }, 400, "validation_error", "url"],
       [{ url: "https://10.1.2.3/x" }, 400, "validation_error", "url"],
       [{ url: "https://[::ffff:127.0.0.1]/x" }, 400, "validation_error", "url"],

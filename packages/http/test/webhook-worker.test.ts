@@ -1,7 +1,8 @@
 // The worker on a fake clock, one pass at a time (runOnce): time-based events, exactly once,
 // across restarts and concurrent workers; the SSRF guard at delivery time.
+
+import { createWebhookWorker, type WebhookWorkerOptions } from "@tminus/webhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createWebhookWorker, type WebhookWorkerOptions } from "../src/index";
 import { fixedTimer, newKey, startTestServer, type TestServer } from "./_harness";
 import { type Receiver, startReceiver } from "./_receiver";
 

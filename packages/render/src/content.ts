@@ -2,7 +2,8 @@
 // ended text. Everything an image can show for a look is known up front, so the
 // atlas can rasterise it once.
 import { formatParts, type Look, splitRemaining, type TimeUnit, unitLabel } from "@tminus/core";
-import type { FontStack } from "./fonts";
+import { stripBidiControls } from "./_bidi";
+import type { FontCoverage } from "./fonts";
 
 /** One shown unit of a counting frame. */
 export interface PartText {
@@ -27,6 +28,8 @@ export interface LookText {
   labelOverrides: Partial<Record<TimeUnit, string>>;
   /** Every label form per shown unit (empty lists when labels are hidden), computed once. */
   labelsByUnit: ReadonlyMap<TimeUnit, readonly string[]>;
+  /** The label of `value` in `unit` (plural rules run once per value, not per frame). */
+  labelOf(unit: TimeUnit, value: number): string;
 }
 
 const SEPARATOR_FALLBACK = ":";
@@ -38,10 +41,15 @@ const ENDED_FALLBACK = "Ended";
  * other scripts fall back to English, an undrawable ended text to "Ended", so an
  * image never shows "missing glyph" boxes. Hosted pages use the browser's fonts.
  */
-export function lookText(look: Look, endedText: string, fonts: FontStack): LookText {
+export function lookText(look: Look, rawEndedText: string, fonts: FontCoverage): LookText {
+  // Nothing in an image can contain a direction override: the controls are dropped.
   const overrides: Partial<Record<TimeUnit, string>> = {};
-  for (const [unit, word] of Object.entries(look.labels) as Array<[TimeUnit, string | undefined]>)
+  for (const [unit, raw] of Object.entries(look.labels) as Array<[TimeUnit, string | undefined]>) {
+    const word = raw === undefined ? undefined : stripBidiControls(raw);
     if (word !== undefined && fonts.covers(word)) overrides[unit] = word;
+  }
+  const separator = stripBidiControls(look.separator);
+  const endedText = stripBidiControls(rawEndedText);
   const covered = look.units.every((unit) =>
     labelForms(unit, look.locale, {}).every((word) => fonts.covers(word)),
   );
@@ -53,9 +61,25 @@ export function lookText(look: Look, endedText: string, fonts: FontStack): LookT
       unit,
       look.show_labels ? labelForms(unit, labelLocale, overrides).filter((w) => w !== "") : [],
     );
+  const known = new Map<TimeUnit, Map<number, string>>();
+  const labelOf = (unit: TimeUnit, value: number): string => {
+    let byValue = known.get(unit);
+    if (!byValue) {
+      byValue = new Map();
+      known.set(unit, byValue);
+    }
+    let word = byValue.get(value);
+    if (word === undefined) {
+      word = unitLabel(unit, value, labelLocale, overrides);
+      // Days are unbounded: keep the first few thousand values, compute the rest.
+      if (byValue.size < 4096) byValue.set(value, word);
+    }
+    return word;
+  };
   return {
     look,
-    separator: fonts.covers(look.separator) ? look.separator : SEPARATOR_FALLBACK,
+    labelOf,
+    separator: fonts.covers(separator) ? separator : SEPARATOR_FALLBACK,
     endedText: fonts.covers(endedText) ? endedText : ENDED_FALLBACK,
     labelLocale,
     labelOverrides: overrides,
@@ -72,15 +96,28 @@ const SAMPLE_VALUES: readonly number[] = [
   2_000_000,
 ];
 
+// Words per unit and locale: a thousand unitLabel calls per unit, for every look of
+// a locale otherwise. Locales come from user input, so the table stays bounded.
+const formsByLocale = new Map<string, readonly string[]>();
+
 /** Every word `unit` can take as a label in `locale`: all plural forms that can appear. */
 export function labelForms(
   unit: TimeUnit,
   locale: string,
   overrides: Partial<Record<TimeUnit, string>>,
-): string[] {
-  const words = new Set<string>();
-  for (const n of SAMPLE_VALUES) words.add(unitLabel(unit, n, locale, overrides));
-  return [...words];
+): readonly string[] {
+  const override = overrides[unit];
+  if (override !== undefined) return [override];
+  const key = `${unit}\u0000${locale}`;
+  let forms = formsByLocale.get(key);
+  if (!forms) {
+    const words = new Set<string>();
+    for (const n of SAMPLE_VALUES) words.add(unitLabel(unit, n, locale));
+    forms = [...words];
+    if (formsByLocale.size >= 1000) formsByLocale.clear();
+    formsByLocale.set(key, forms);
+  }
+  return forms;
 }
 
 /** The text of the frame `remaining` seconds before the end (0 or less: ended). */
@@ -96,11 +133,14 @@ export function frameContent(text: LookText, remaining: number): FrameContent {
     parts: parts.map((part) => ({
       unit: part.unit,
       digits: part.text,
-      label: look.show_labels
-        ? unitLabel(part.unit, part.value, text.labelLocale, text.labelOverrides)
-        : "",
+      label: look.show_labels ? text.labelOf(part.unit, part.value) : "",
     })),
   };
+}
+
+/** Every character a look's images can draw: digits, separator, labels, ended text. */
+export function drawnText(text: LookText): string {
+  return `0123456789${text.separator}${allLabels(text).join("")}${text.endedText}`;
 }
 
 /** Every label string a look can show, for the atlas. */

@@ -1,5 +1,9 @@
-/** What went wrong: bad input (`field` names it), or a renderer failure that is a bug. */
-export type RenderErrorCode = "validation_error" | "render_failed";
+/**
+ * What went wrong: bad input (`field` names it); a renderer failure that is a bug;
+ * a render pool whose bounded queue is full (answer 503 with Retry-After); a
+ * render pool that was closed.
+ */
+export type RenderErrorCode = "validation_error" | "render_failed" | "queue_full" | "pool_closed";
 
 /**
  * The one error the render functions throw on purpose. `field` names the option
@@ -12,11 +16,19 @@ export class RenderError extends Error {
   override readonly name = "RenderError";
   readonly code: RenderErrorCode;
   readonly field: string | undefined;
+  /** queue_full: seconds after which trying again is reasonable (a Retry-After value). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: RenderErrorCode, message: string, field?: string) {
+  constructor(
+    code: RenderErrorCode,
+    message: string,
+    field?: string,
+    options: { retryAfterSeconds?: number } = {},
+  ) {
     super(message);
     this.code = code;
     this.field = field;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

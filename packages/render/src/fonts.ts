@@ -1,9 +1,15 @@
 // The fonts images are drawn with: three open families from @fontsource, read
-// from the dependency's WOFF files (satori reads WOFF, not WOFF2) once per family
-// and process. System fonts are never consulted, so pictures are identical on
-// every machine.
+// from the dependency's WOFF files. System fonts are never consulted, so pictures
+// are identical on every machine.
+//
+// A family ships as subsets (Latin, Latin Extended, Cyrillic, ...), two weights
+// each. A look's text usually needs the Latin pair alone, so only the subsets its
+// characters fall in are read and handed to satori: satori parses every face it
+// is given, and that parse is most of the first image's time. Files are unpacked
+// from WOFF here with node:zlib (satori would inflate them in JavaScript).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { inflateSync } from "node:zlib";
 import type { Look } from "@tminus/core";
 
 /** A font as satori takes it. */
@@ -14,13 +20,17 @@ export interface FontFace {
   style: "normal";
 }
 
-/** Everything satori needs to draw one look's text. */
+/** The faces satori needs to draw some text of one look font. */
 export interface FontStack {
-  /** The faces; one array object per family, so satori's parsed-font cache hits. */
+  /** The faces; one array object per subset choice, so satori's parsed-font cache hits. */
   fonts: FontFace[];
-  /** CSS font-family list: the family's subsets, then fallbacks for missing scripts. */
+  /** CSS font-family list: the chosen subsets in the family's order. */
   family: string;
-  /** Whether every character of `text` has a glyph in the stack. */
+}
+
+/** Which characters a look font can draw. */
+export interface FontCoverage {
+  /** Whether every character of `text` has a glyph in the family (fallbacks included). */
   covers(text: string): boolean;
 }
 
@@ -44,53 +54,100 @@ const FALLBACK = { pkg: "inter", subsets: ["greek"] } as const;
 // createRequire finds the files through the dependency's `exports` ("./files/*"),
 // from src in tests and from dist when installed, ESM or CJS (tsup shims import.meta.url).
 const require = createRequire(import.meta.url);
-const stacks = new Map<Look["font"], FontStack>();
 
-/** The font stack of a look font, loaded on first use and kept for the process. */
-export function fontStack(font: Look["font"]): FontStack {
-  let stack = stacks.get(font);
-  if (stack === undefined) {
-    stack = loadStack(font);
-    stacks.set(font, stack);
-  }
-  return stack;
+/** One subset of one family: its code points, and its two faces once read. */
+interface Subset {
+  pkg: string;
+  name: string;
+  ranges: Array<[number, number]>;
+  faces?: FontFace[];
 }
 
-function loadStack(font: Look["font"]): FontStack {
+const families = new Map<Look["font"], Subset[]>();
+const stacks = new Map<string, FontStack>();
+
+/** The subsets of a look font in fallback order; only their code point tables are read. */
+function subsetsOf(font: Look["font"]): Subset[] {
+  let list = families.get(font);
+  if (list) return list;
+  list = [];
   const sources = [FAMILIES[font], ...(FAMILIES[font].subsets.includes("greek") ? [] : [FALLBACK])];
-  const fonts: FontFace[] = [];
-  const names: string[] = [];
-  const ranges: Array<[number, number]> = [];
   for (const { pkg, subsets } of sources) {
     const unicode = JSON.parse(
       readFileSync(require.resolve(`@fontsource/${pkg}/unicode.json`), "utf8"),
     ) as Record<string, string>;
-    for (const subset of subsets) {
-      // satori keeps one face per name and weight, so each subset needs its own name
-      // and the family list names them all: a character missing in one falls to the next.
-      const name = `tminus-${pkg}-${subset}`;
-      names.push(name);
-      for (const weight of [REGULAR, BOLD] as const) {
-        const file = require.resolve(
-          `@fontsource/${pkg}/files/${pkg}-${subset}-${weight}-normal.woff`,
-        );
-        fonts.push({ name, data: readFileSync(file), weight, style: "normal" });
-      }
-      ranges.push(...parseUnicodeRange(unicode[subset] ?? ""));
-    }
+    for (const subset of subsets)
+      list.push({
+        pkg,
+        // satori keeps one face per name and weight, so each subset needs its own
+        // name and the family list names them all: a character missing in one falls
+        // to the next.
+        name: `tminus-${pkg}-${subset}`,
+        ranges: parseUnicodeRange(unicode[subset] ?? ""),
+      });
   }
-  ranges.sort((a, b) => a[0] - b[0]);
+  families.set(font, list);
+  return list;
+}
+
+function facesOf(subset: Subset): FontFace[] {
+  if (!subset.faces) {
+    const part = subset.name.slice(`tminus-${subset.pkg}-`.length);
+    subset.faces = ([REGULAR, BOLD] as const).map((weight) => ({
+      name: subset.name,
+      data: woffToSfnt(
+        readFileSync(
+          require.resolve(
+            `@fontsource/${subset.pkg}/files/${subset.pkg}-${part}-${weight}-normal.woff`,
+          ),
+        ),
+      ),
+      weight,
+      style: "normal" as const,
+    }));
+  }
+  return subset.faces;
+}
+
+const inSubset = (subset: Subset, cp: number) =>
+  subset.ranges.some(([from, to]) => cp >= from && cp <= to);
+
+/** What a look font can draw. */
+export function fontCoverage(font: Look["font"]): FontCoverage {
+  const subsets = subsetsOf(font);
   return {
-    fonts,
-    family: names.join(", "),
-    covers: (text) => {
+    covers(text) {
       for (const ch of text) {
         const cp = ch.codePointAt(0)!;
-        if (!ranges.some(([from, to]) => cp >= from && cp <= to)) return false;
+        if (!subsets.some((s) => inSubset(s, cp))) return false;
       }
       return true;
     },
   };
+}
+
+/**
+ * The faces that draw `text` in a look font: for each character the first subset
+ * (in the family's order) that has it, which is the face satori would pick from
+ * the whole family, so the pixels are the same. Digits are Latin, so Latin always
+ * comes first and sets the line metrics, as with the whole family.
+ */
+export function fontStack(font: Look["font"], text: string): FontStack {
+  const subsets = subsetsOf(font);
+  const chosen = new Set<Subset>([subsets[0]!]);
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    const first = subsets.find((s) => inSubset(s, cp));
+    if (first) chosen.add(first);
+  }
+  const used = subsets.filter((s) => chosen.has(s));
+  const key = `${font}:${used.map((s) => s.name).join(",")}`;
+  let stack = stacks.get(key);
+  if (!stack) {
+    stack = { fonts: used.flatMap(facesOf), family: used.map((s) => s.name).join(", ") };
+    stacks.set(key, stack);
+  }
+  return stack;
 }
 
 /** "U+0000-00FF,U+0131" as inclusive code point ranges. */
@@ -102,5 +159,50 @@ function parseUnicodeRange(text: string): Array<[number, number]> {
     const from = Number.parseInt(m[1]!, 16);
     out.push([from, m[2] ? Number.parseInt(m[2], 16) : from]);
   }
+  return out;
+}
+
+/**
+ * A WOFF 1.0 file as the TrueType/OpenType file it wraps: the same tables,
+ * zlib-inflated where they were compressed, each at a 4-byte boundary.
+ */
+export function woffToSfnt(woff: Buffer): Buffer {
+  if (woff.readUInt32BE(0) !== 0x774f4646) throw new Error("not a WOFF file");
+  const flavor = woff.readUInt32BE(4);
+  const numTables = woff.readUInt16BE(12);
+  const tables: Array<{ tag: number; checksum: number; data: Buffer }> = [];
+  for (let i = 0; i < numTables; i++) {
+    const at = 44 + i * 20;
+    const offset = woff.readUInt32BE(at + 4);
+    const compLength = woff.readUInt32BE(at + 8);
+    const origLength = woff.readUInt32BE(at + 12);
+    const raw = woff.subarray(offset, offset + compLength);
+    tables.push({
+      tag: woff.readUInt32BE(at),
+      checksum: woff.readUInt32BE(at + 16),
+      data: compLength < origLength ? inflateSync(raw) : raw,
+    });
+  }
+  let size = 12 + 16 * numTables;
+  for (const t of tables) size += (t.data.length + 3) & ~3;
+  const out = Buffer.alloc(size);
+  let entrySelector = 0;
+  while (1 << (entrySelector + 1) <= numTables) entrySelector++;
+  const searchRange = (1 << entrySelector) * 16;
+  out.writeUInt32BE(flavor, 0);
+  out.writeUInt16BE(numTables, 4);
+  out.writeUInt16BE(searchRange, 6);
+  out.writeUInt16BE(entrySelector, 8);
+  out.writeUInt16BE(numTables * 16 - searchRange, 10);
+  let offset = 12 + 16 * numTables;
+  tables.forEach((t, i) => {
+    const at = 12 + i * 16;
+    out.writeUInt32BE(t.tag, at);
+    out.writeUInt32BE(t.checksum, at + 4);
+    out.writeUInt32BE(offset, at + 8);
+    out.writeUInt32BE(t.data.length, at + 12);
+    t.data.copy(out, offset);
+    offset += (t.data.length + 3) & ~3;
+  });
   return out;
 }

@@ -2,24 +2,17 @@
 // when a look's atlas is built (cached); each image after that is layout
 // arithmetic, byte copies in palette-index space and LZW of what changed.
 import { splitRemaining, type TimeUnit } from "@tminus/core";
-import { createLru, type Lru } from "./_lru";
+import { type ByteLru, createByteLru, createLru, type Lru } from "./_lru";
 import { parseHex, variantColors } from "./colors";
-import { type FrameContent, frameContent, type LookText, lookText } from "./content";
+import { drawnText, type FrameContent, frameContent, type LookText, lookText } from "./content";
 import { invalid } from "./errors";
-import { fontStack } from "./fonts";
+import { type FontStack, fontCoverage, fontStack } from "./fonts";
+import { animationFrames, type FrameCache } from "./gif/animate";
 import { type Atlas, buildAtlas, flatten, rasterise, toSvg } from "./gif/atlas";
-import {
-  type Canvas,
-  changedRect,
-  createCanvas,
-  drawFrame,
-  extract,
-  redraw,
-  union,
-} from "./gif/composite";
-import { encodeGif, type GifFrame } from "./gif/encode";
+import { drawFrame, releaseScratch, scratchCanvas } from "./gif/composite";
+import { encodeGif } from "./gif/encode";
 import { type Layout, placeCells, planLayout } from "./gif/layout";
-import { type Box, frameElement, type PlacedCell, sceneSpec } from "./gif/scene";
+import { frameElement, type PlacedCell, sceneSpec } from "./gif/scene";
 import { IMAGE_LIMITS, type ImageInput, type ResolvedInput, resolveInput } from "./options";
 import { encodePng } from "./png";
 
@@ -43,20 +36,45 @@ export interface ImageRenderer {
    * frame. For tests and benchmarks: the fast path must look exactly like this.
    */
   reference(input: ImageInput & { frame?: number }): Promise<RgbaImage>;
-  /** How many rasterised looks the cache holds. */
+  /** How many rasterised looks (atlases: a look at one size and variant) the cache holds. */
   readonly cachedLooks: number;
-  /** Forgets every rasterised look. */
+  /** What the caches hold now, in bytes, and their budgets. */
+  cacheStats(): ImageCacheStats;
+  /** Forgets every rasterised look and encoded frame. */
   clear(): void;
+}
+
+/** The caches of a renderer: entries, bytes held and byte budgets. */
+export interface ImageCacheStats {
+  atlases: number;
+  /** Atlases built since the renderer was made (satori and resvg ran that often). */
+  atlasBuilds: number;
+  atlasBytes: number;
+  atlasBudget: number;
+  frames: number;
+  frameBytes: number;
+  frameBudget: number;
 }
 
 /** Options of {@link createImageRenderer}. */
 export interface ImageRendererOptions {
-  /** Rasterised looks kept (each a few hundred KB at most). Default 64. */
+  /**
+   * Bytes of rasterised looks kept: the panel's pixels (one byte each), every
+   * glyph cell and the colour table. A 600x160 look takes about 0.15 MB, the same
+   * at 2x 0.5 MB, the largest (1200x600 at 2x) about 3 MB. Default 32 MiB.
+   */
+  atlasBytes?: number;
+  /** Bytes of encoded frames kept (a ticking digit is some 300 bytes). Default 8 MiB. */
+  frameBytes?: number;
+  /** At most this many rasterised looks, whatever their bytes. Default: no count limit. */
   maxLooks?: number;
 }
 
-/** Frame display time: one second, in GIF's hundredths. */
-const FRAME_DELAY = 100;
+/** Default byte budgets of a renderer's caches. */
+export const IMAGE_CACHE_DEFAULTS = Object.freeze({
+  atlasBytes: 32 * 1024 * 1024,
+  frameBytes: 8 * 1024 * 1024,
+});
 
 interface Prepared {
   input: ResolvedInput;
@@ -75,22 +93,32 @@ interface Prepared {
  * const gif = await images.gif({ remainingSeconds: 3600, look: timer.look, ended: timer.ended });
  */
 export function createImageRenderer(options: ImageRendererOptions = {}): ImageRenderer {
-  const maxLooks = options.maxLooks ?? 64;
+  const atlasBudget = budget(options.atlasBytes, IMAGE_CACHE_DEFAULTS.atlasBytes, "atlasBytes");
+  const frameBudget = budget(options.frameBytes, IMAGE_CACHE_DEFAULTS.frameBytes, "frameBytes");
+  const maxLooks = options.maxLooks ?? Number.POSITIVE_INFINITY;
   // Promises, not atlases: concurrent first requests for a look share one build.
-  const atlases: Lru<string, Promise<Atlas>> = createLru(maxLooks);
-  const texts: Lru<string, LookText> = createLru(maxLooks * 4);
+  // An entry's bytes are an estimate until its build finishes.
+  const atlases: ByteLru<string, Promise<Atlas>> = createByteLru(atlasBudget, maxLooks);
+  const frames: FrameCache = createByteLru(frameBudget);
+  const texts: Lru<string, { text: LookText; fonts: FontStack }> = createLru(256);
+  let atlasBuilds = 0;
 
-  function textOf(input: ResolvedInput): LookText {
+  function textOf(input: ResolvedInput): { text: LookText; fonts: FontStack } {
     const key = `${input.lookKey}\u0000${input.endedText}`;
-    let text = texts.get(key);
-    if (!text) {
-      text = lookText(input.look, input.endedText, fontStack(input.look.font));
-      texts.set(key, text);
+    let found = texts.get(key);
+    if (!found) {
+      const text = lookText(input.look, input.endedText, fontCoverage(input.look.font));
+      found = { text, fonts: fontStack(input.look.font, drawnText(text)) };
+      texts.set(key, found);
     }
-    return text;
+    return found;
   }
 
-  function atlasFor(input: ResolvedInput, text: LookText, digitPx: number): Promise<Atlas> {
+  function atlasFor(
+    input: ResolvedInput,
+    { text, fonts }: { text: LookText; fonts: FontStack },
+    digitPx: number,
+  ): Promise<Atlas> {
     const key = [
       input.lookKey,
       input.endedText,
@@ -109,22 +137,33 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
         colors: variantColors(input.look, input.variant),
         transparent: input.look.transparent,
         panel: input.look.panel,
-        fonts: fontStack(input.look.font),
+        fonts,
         digitPx,
         nominalPx: input.look.font_size * input.scale,
         endedPx: input.look.font_size * input.scale,
       });
-      atlas = buildAtlas(spec, text);
-      atlases.set(key, atlas);
-      // A failed build must not stay cached: the next request tries again.
-      atlas.catch(() => atlases.delete(key));
+      const building = buildAtlas(spec, text);
+      atlas = building;
+      atlases.set(key, building, spec.width * spec.height * 2);
+      atlasBuilds++;
+      building.then(
+        (built) => {
+          // Still the cached entry (not evicted or replaced meanwhile): its real size.
+          if (atlases.peek(key) === building) atlases.resize(key, built.bytes);
+        },
+        // A failed build must not stay cached: the next request tries again.
+        () => {
+          if (atlases.peek(key) === building) atlases.delete(key);
+        },
+      );
     }
     return atlas;
   }
 
   async function prepare(raw: ImageInput, frameCount?: number): Promise<Prepared> {
     const input = resolveInput(raw);
-    const text = textOf(input);
+    const drawn = textOf(input);
+    const { text } = drawn;
     const count = frameCount ?? (input.running ? input.frames : 1);
     const contents: FrameContent[] = [];
     for (let k = 0; k < count; k++) {
@@ -152,7 +191,7 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     };
     // Shrink to fit: a large font in a narrow image scales down instead of clipping.
     let digitPx = look.font_size * input.scale;
-    let atlas = await atlasFor(input, text, digitPx);
+    let atlas = await atlasFor(input, drawn, digitPx);
     let layout = planLayout(atlas.spec, atlas.sizes, plan);
     for (let attempt = 0; !layout.fits && attempt < 4; attempt++) {
       const { content } = atlas.spec;
@@ -160,7 +199,7 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
       const next = Math.max(4, Math.floor(digitPx * factor * 0.98 * 2) / 2);
       if (next >= digitPx) break;
       digitPx = next;
-      atlas = await atlasFor(input, text, digitPx);
+      atlas = await atlasFor(input, drawn, digitPx);
       layout = planLayout(atlas.spec, atlas.sizes, plan);
     }
     const placed = contents.map((content) =>
@@ -172,39 +211,26 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
   return {
     async gif(raw) {
       const p = await prepare(raw);
-      const { atlas, placed, input } = p;
-      const canvas = createCanvas(atlas.base);
-      drawFrame(canvas, placed[0]!, atlas.cells);
-      const frames: GifFrame[] = [
-        {
-          box: { x: 0, y: 0, w: canvas.w, h: canvas.h },
-          pixels: canvas.pixels.slice(),
-          delay: FRAME_DELAY,
-          dispose: 1,
-        },
-      ];
-      if (atlas.palette.transparentIndex >= 0) transparentFrames(p, canvas, frames);
-      else opaqueFrames(p, canvas, frames);
       const last = p.contents[p.contents.length - 1]!;
       return encodeGif({
-        width: canvas.w,
-        height: canvas.h,
-        palette: atlas.palette,
-        loop: input.running && p.contents.length > 1 && !last.ended,
-        frames,
+        width: p.atlas.base.w,
+        height: p.atlas.base.h,
+        palette: p.atlas.palette,
+        loop: p.input.running && p.contents.length > 1 && !last.ended,
+        frames: animationFrames(p.atlas, p.placed, frames),
       });
     },
 
     async png(raw) {
       const p = await prepare(raw, 1);
-      const canvas = createCanvas(p.atlas.base);
+      const canvas = scratchCanvas(p.atlas.base);
       drawFrame(canvas, p.placed[0]!, p.atlas.cells);
       return encodePng(canvas, p.atlas.palette);
     },
 
     async rgba(raw) {
       const p = await prepare(raw, frameIndex(raw) + 1);
-      const canvas = createCanvas(p.atlas.base);
+      const canvas = scratchCanvas(p.atlas.base);
       drawFrame(canvas, p.placed[Math.min(frameIndex(raw), p.placed.length - 1)]!, p.atlas.cells);
       const { rgb, transparentIndex } = p.atlas.palette;
       const out = new Uint8Array(canvas.w * canvas.h * 4);
@@ -238,11 +264,31 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     get cachedLooks() {
       return atlases.size;
     },
+    cacheStats() {
+      return {
+        atlases: atlases.size,
+        atlasBuilds,
+        atlasBytes: atlases.bytes,
+        atlasBudget,
+        frames: frames.size,
+        frameBytes: frames.bytes,
+        frameBudget,
+      };
+    },
     clear() {
       atlases.clear();
+      frames.clear();
       texts.clear();
+      releaseScratch();
     },
   };
+}
+
+function budget(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0)
+    throw invalid(name, "must be a number of bytes, 0 or more");
+  return value;
 }
 
 /** The `frame` option of rgba() and reference(): which frame of the animation, 0..59. */
@@ -251,65 +297,6 @@ function frameIndex(raw: { frame?: number }): number {
   if (!Number.isInteger(frame) || frame < 0 || frame >= IMAGE_LIMITS.maxFrames)
     throw invalid("frame", `must be an integer from 0 to ${IMAGE_LIMITS.maxFrames - 1}`);
   return frame;
-}
-
-/**
- * Opaque looks: each frame redraws and encodes only the rectangle whose cells
- * changed, left in place (disposal 1) for the next. A frame where nothing
- * changed still gets its second: a one-pixel frame repainting what is there.
- */
-function opaqueFrames(p: Prepared, canvas: Canvas, frames: GifFrame[]): void {
-  for (let k = 1; k < p.placed.length; k++) {
-    const rect = changedRect(p.placed[k - 1]!, p.placed[k]!, p.atlas.cells, canvas) ?? NO_CHANGE;
-    redraw(canvas, p.placed[k]!, p.atlas.cells, rect);
-    frames.push({ box: rect, pixels: extract(canvas, rect), delay: FRAME_DELAY, dispose: 1 });
-  }
-}
-
-/** The box of a frame that changes nothing: one pixel, repainted as it is. */
-const NO_CHANGE = { x: 0, y: 0, w: 1, h: 1 };
-
-/**
- * Transparent looks: a drawn pixel can only turn transparent again when the
- * frame that covers it is cleared afterwards (disposal 2), and a cleared
- * rectangle must then be redrawn whole by the next frame. So frame k covers
- * every change up to frame k + 1 (the changes of the next step included, so
- * what turns transparent then is cleared after frame k), and the rectangles
- * only grow. Frame 1 sits on frame 0, which is never cleared (Outlook shows
- * frame 0 alone, so it must be whole): where frame 0 had ink and frame 1 has
- * none, frame 1 paints the matte colour, which the matte is chosen to hide.
- */
-function transparentFrames(p: Prepared, canvas: Canvas, frames: GifFrame[]): void {
-  const n = p.placed.length;
-  const changes: Array<Box | null> = [null];
-  for (let k = 1; k < n; k++)
-    changes.push(changedRect(p.placed[k - 1]!, p.placed[k]!, p.atlas.cells, canvas));
-  const t = p.atlas.palette.transparentIndex;
-  const [mr, mg, mb] = parseHex(p.atlas.spec.colors.matte);
-  const matte = p.atlas.indexOf((mr << 16) | (mg << 8) | mb);
-  let area: Box | null = null;
-  for (let k = 1; k < n; k++) {
-    const before = area;
-    area = union(union(area, changes[k]!), changes[k + 1] ?? null);
-    if (!area) {
-      // Nothing has changed yet: the second still gets its frame, a one-pixel repaint.
-      frames.push({
-        box: NO_CHANGE,
-        pixels: extract(canvas, NO_CHANGE),
-        delay: FRAME_DELAY,
-        dispose: 1,
-      });
-      continue;
-    }
-    const first = before === null ? extract(canvas, area) : null;
-    redraw(canvas, p.placed[k]!, p.atlas.cells, area);
-    const pixels = extract(canvas, area);
-    // The first cleared-area frame lies on frame 0's pixels, which nothing cleared.
-    if (first)
-      for (let i = 0; i < pixels.length; i++)
-        if (pixels[i] === t && first[i] !== t) pixels[i] = matte;
-    frames.push({ box: area, pixels, delay: FRAME_DELAY, dispose: 2 });
-  }
 }
 
 const shared = createImageRenderer();

@@ -1,8 +1,10 @@
 // @tminus/render: what a timer's viewers see. Email images (animated GIF, still
-// PNG) composited from a per-look atlas in milliseconds, and the hosted page,
-// embed and embed script as HTML strings. Pure functions: no I/O but reading the
-// bundled fonts once, no clock (the time left and the server time are arguments).
+// PNG) composited from a per-look atlas in well under a millisecond, a bounded
+// pool of worker threads to render them off the caller's event loop, and the
+// hosted page, embed and embed script as HTML strings. Pure functions: no I/O but
+// reading the bundled fonts, no clock (the time left and the server time are arguments).
 
+export { snapHeight, snapWidth } from "@tminus/core";
 export { type Variant, type VariantColors, variantColors } from "./colors";
 export { RenderError, type RenderErrorCode } from "./errors";
 export type { CountdownPageInput, PageStatus } from "./html/countdown";
@@ -11,6 +13,8 @@ export { escapeHtml } from "./html/escape";
 export { countdownCsp, renderEmbed, renderHostedPage } from "./html/page";
 export {
   createImageRenderer,
+  IMAGE_CACHE_DEFAULTS,
+  type ImageCacheStats,
   type ImageRenderer,
   type ImageRendererOptions,
   type RgbaImage,
@@ -18,3 +22,9 @@ export {
   renderPng,
 } from "./image";
 export { IMAGE_LIMITS, type ImageInput } from "./options";
+export {
+  createRenderPool,
+  type RenderPool,
+  type RenderPoolOptions,
+  type RenderPoolStats,
+} from "./pool";

@@ -1,21 +1,32 @@
 // Validation of what the image functions take. Looks stored on timers were
 // validated by core already; the bounds here protect the renderer itself (pixel
 // counts, frame counts, text lengths) whoever calls it.
-import { DEFAULT_ENDED, type Look, type LookInput } from "@tminus/core";
+import {
+  DEFAULT_ENDED,
+  IMAGE_SIZE,
+  type Look,
+  type LookInput,
+  snapHeight,
+  snapWidth,
+} from "@tminus/core";
 import { resolveLookOption } from "./_look";
 import type { Variant } from "./colors";
 import { invalid } from "./errors";
 
 /** Bounds of the image options, at 1x (a 2x image doubles width and height). */
 export const IMAGE_LIMITS = Object.freeze({
-  minWidth: 100,
-  maxWidth: 1200,
-  minHeight: 40,
-  maxHeight: 600,
+  minWidth: IMAGE_SIZE.minWidth,
+  maxWidth: IMAGE_SIZE.maxWidth,
+  minHeight: IMAGE_SIZE.minHeight,
+  maxHeight: IMAGE_SIZE.maxHeight,
+  /** Widths and given heights are drawn at the nearest multiple of this (see snapWidth). */
+  sizeStep: IMAGE_SIZE.step,
   minFrames: 1,
   maxFrames: 60,
   maxEndedText: 200,
 });
+
+// Snapping is core's (`snapWidth`, `snapHeight`), shared with callers that key on sizes.
 
 /** What an email image shows and how big it is. */
 export interface ImageInput {
@@ -29,9 +40,12 @@ export interface ImageInput {
   ended?: { text?: string };
   /** Animated GIF only: 1..60 frames of one second. Default 60. */
   frames?: number;
-  /** Width in CSS pixels, 100..1200. Default 600. */
+  /** Width in CSS pixels, 100..1200, drawn at the nearest multiple of 20 ({@link snapWidth}). Default 600. */
   width?: number;
-  /** Height in CSS pixels, 40..600. Default: from the font size (160 for the default look). */
+  /**
+   * Height in CSS pixels, 40..600, drawn at the nearest multiple of 20. Default:
+   * from the font size (160 for the default look), as it comes.
+   */
   height?: number;
   /** 2 draws every pixel twice as dense (retina); the image is then 2x wide and high. */
   scale?: 1 | 2;
@@ -48,7 +62,7 @@ export interface ResolvedInput {
   remaining: number;
   running: boolean;
   frames: number;
-  /** Width and height at 1x; `scale` multiplies both. */
+  /** Width and height at 1x, snapped; `scale` multiplies both. */
   width: number;
   height: number;
   scale: 1 | 2;
@@ -72,11 +86,11 @@ export function resolveInput(input: ImageInput): ResolvedInput {
     );
   const L = IMAGE_LIMITS;
   const frames = int("frames", input.frames ?? 60, L.minFrames, L.maxFrames);
-  const width = int("width", input.width ?? 600, L.minWidth, L.maxWidth);
+  const width = snapWidth(int("width", input.width ?? 600, L.minWidth, L.maxWidth));
   const height =
     input.height === undefined
       ? autoHeight(look)
-      : int("height", input.height, L.minHeight, L.maxHeight);
+      : snapHeight(int("height", input.height, L.minHeight, L.maxHeight));
   const scale = input.scale ?? 1;
   if (scale !== 1 && scale !== 2) throw invalid("scale", "must be 1 or 2");
   const variant = input.variant ?? "light";

@@ -8,11 +8,16 @@ import { describe, expect, it } from "vitest";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const run = promisify(execFile);
 
+// The render pool's threads too: their worker script is found in dist/ from either
+// build, and they start under a parent that runs with -e and --input-type.
 const program = (load: string) => `
 ${load}
 const png = await renderPng({ remainingSeconds: 3661, look: { font: "serif" } });
 const gif = await renderGif({ remainingSeconds: 3661, frames: 3 });
-process.stdout.write(JSON.stringify({ png: Buffer.from(png.subarray(1, 4)).toString(), gif: Buffer.from(gif.subarray(0, 6)).toString() }));
+const pool = createRenderPool({ threads: 1, warm: false });
+const pooled = await pool.renderGif({ remainingSeconds: 3661, frames: 3 });
+await pool.close();
+process.stdout.write(JSON.stringify({ png: Buffer.from(png.subarray(1, 4)).toString(), gif: Buffer.from(gif.subarray(0, 6)).toString(), pooled: Buffer.from(pooled).equals(Buffer.from(gif)) }));
 `;
 
 describe("the built package", () => {
@@ -22,11 +27,11 @@ describe("the built package", () => {
       [
         "--input-type=module",
         "-e",
-        program('import { renderGif, renderPng } from "./dist/index.js";'),
+        program('import { createRenderPool, renderGif, renderPng } from "./dist/index.js";'),
       ],
       { cwd: root },
     );
-    expect(JSON.parse(stdout)).toEqual({ png: "PNG", gif: "GIF89a" });
+    expect(JSON.parse(stdout)).toEqual({ png: "PNG", gif: "GIF89a", pooled: true });
   });
 
   it("renders from the CommonJS build", async () => {
@@ -34,10 +39,10 @@ describe("the built package", () => {
       process.execPath,
       [
         "-e",
-        `(async () => { ${program('const { renderGif, renderPng } = require("./dist/index.cjs");')} })()`,
+        `(async () => { ${program('const { createRenderPool, renderGif, renderPng } = require("./dist/index.cjs");')} })()`,
       ],
       { cwd: root },
     );
-    expect(JSON.parse(stdout)).toEqual({ png: "PNG", gif: "GIF89a" });
+    expect(JSON.parse(stdout)).toEqual({ png: "PNG", gif: "GIF89a", pooled: true });
   });
 });

@@ -1,5 +1,7 @@
+import { lookSchema } from "@tminus/core";
 import { createImageRenderer, RenderError } from "@tminus/render";
 import { describe, expect, it } from "vitest";
+import { lookText } from "../src/content";
 import { compare, decodeGif, decodePng, dhms, samePixels } from "./helpers";
 
 // One renderer for the file: its atlas cache is what makes the later tests fast.
@@ -271,5 +273,43 @@ describe("the atlas cache", () => {
       [1, 2, 3].map((s) => fresh.gif({ remainingSeconds: s * 100, look, frames: 2 })),
     );
     expect(fresh.cachedLooks).toBe(1);
+  });
+});
+
+describe("direction controls in text drawn into images", () => {
+  const RLO = "\u202E";
+  const CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+
+  it("are dropped from labels, separator and ended text", () => {
+    const look = lookSchema.parse({
+      separator: `${RLO}:`,
+      labels: { seconds: `${RLO}ces`, minutes: "\u2067min\u2069" },
+    });
+    const text = lookText(look, `\u202ASale\u202C ${RLO}revo`, { covers: () => true });
+    expect(text.separator).toBe(":");
+    expect(text.endedText).toBe("Sale revo");
+    expect(text.labelsByUnit.get("seconds")).toEqual(["ces"]);
+    expect(text.labelsByUnit.get("minutes")).toEqual(["min"]);
+    for (const forms of text.labelsByUnit.values())
+      for (const word of forms) expect(word).not.toMatch(CONTROLS);
+  });
+
+  it("draw the same image as the text without them", async () => {
+    const plain = { separator: ":", labels: { seconds: "ces" } };
+    const marked = { separator: `${RLO}:`, labels: { seconds: `${RLO}ces` } };
+    const same = async (a: object, b: object) =>
+      samePixels(await images.rgba(a as never), await images.rgba(b as never));
+    expect(
+      await same(
+        { remainingSeconds: 3_725, look: plain },
+        { remainingSeconds: 3_725, look: marked },
+      ),
+    ).toBe(true);
+    expect(
+      await same(
+        { remainingSeconds: 0, ended: { text: "Over" } },
+        { remainingSeconds: 0, ended: { text: `\u2066${RLO}Over\u2069` } },
+      ),
+    ).toBe(true);
   });
 });

@@ -31,7 +31,7 @@ describe("hosted page", () => {
     const html = renderHostedPage(input());
     expect(html.startsWith("<!doctype html>")).toBe(true);
     expect(html).toContain("<title>Black Friday</title>");
-    expect(html).toContain('<h1 class="tm-name">Black Friday</h1>');
+    expect(html).toContain('<h1 class="tm-name" dir="auto">Black Friday</h1>');
     expect(html).toMatch(/role="timer" aria-live="polite" aria-atomic="true"/);
     // Server-rendered digits: what a browser without JavaScript keeps showing.
     expect(html).toContain('data-unit="days">1<');
@@ -133,6 +133,32 @@ describe("hosted page", () => {
     expect(html).toContain('data-label="days">dni<');
     expect(html).toContain('data-label="hours">godziny<');
     expect(html).toContain('<html lang="pl">');
+  });
+
+  it("keeps every user string in an isolate of its own, and out of the title's direction", () => {
+    const RLO = "\u202E";
+    const html = renderHostedPage(
+      input({
+        name: `Sale ${RLO}sdne`,
+        look: { separator: `${RLO}:`, labels: { days: `${RLO}yad`, hours: "\u2067h\u2069" } },
+        ended: { text: `${RLO}revo`, image_url: "https://cdn.example.com/over.png" },
+      }),
+    );
+    expect(html).toContain('alt="revo"');
+    // dir="auto" makes each element an isolate: a direction control inside it ends
+    // with it, and its base direction comes from its own text.
+    expect(html).toContain(`<h1 class="tm-name" dir="auto">Sale ${RLO}sdne</h1>`);
+    expect(html).toContain(`<span class="tm-sep" dir="auto">${RLO}:</span>`);
+    expect(html).toContain(`<span class="tm-label" dir="auto" data-label="days">${RLO}yad</span>`);
+    expect(html).toContain(`<span class="tm-ended-text" dir="auto">${RLO}revo</span>`);
+    expect(html).toMatch(/id="tm-spoken" dir="auto"/);
+    // Outside an element nothing contains them: every user text element is one.
+    const outside = html.replace(/<(h1|span)[^>]*dir="auto"[^>]*>[^<]*<\/\1>/g, "");
+    const json = /<script type="application\/json" id="tm-data">[\s\S]*?<\/script>/;
+    expect(outside.replace(json, "")).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    // A title cannot hold an element: the controls are dropped there.
+    expect(html).toContain("<title>Sale sdne</title>");
+    expect(renderEmbed(input({ name: `${RLO}x\u2066y` }))).toContain("<title>xy</title>");
   });
 
   it("refuses bad input with a RenderError naming the field", () => {

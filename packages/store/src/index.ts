@@ -1,8 +1,26 @@
 /**
- * @tminus/store: the async persistence contract of tminus (`Store`), its SQLite adapter and,
- * in `test/store-suite.ts`, the conformance suite every adapter passes.
+ * @tminus/store: the async persistence contract of tminus (`Store`), its SQLite and PostgreSQL
+ * adapters and, in `test/store-suite.ts` (`@tminus/store/conformance`), the conformance suite
+ * every adapter passes.
  */
 
+export * from "./contract";
+export { uuidv7 } from "./ids";
+export {
+  assertPostgresSchema,
+  migratePostgres,
+  type PgPool,
+  type PgPoolClient,
+  type PgPoolConfig,
+  type PgQueryResult,
+  POSTGRES_MIGRATIONS,
+  type PostgresStore,
+  PostgresStoreError,
+  type PostgresStoreErrorCode,
+  type PostgresStoreOptions,
+  postgresSchemaVersion,
+  postgresStore,
+} from "./postgres";
 export {
   MIGRATIONS,
   type Migration,
@@ -12,4 +30,3 @@ export {
   type SqliteTransaction,
   sqliteStore,
 } from "./sqlite";
-export * from "./types";

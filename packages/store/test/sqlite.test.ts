@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SqliteDatabase, sqliteStore } from "../src";
 import { migrate } from "../src/sqlite/migrate";
 import { MIGRATIONS } from "../src/sqlite/migrations";
+import { deliverThenPurge } from "./_purge-scenario";
 import { runStoreSuite } from "./store-suite";
 import { CYCLE, createInput, createTimer, newAccount, newTimer, T0 } from "./suite/_fixtures";
 
@@ -114,6 +115,25 @@ describe("sqliteStore", () => {
     expect(db.open).toBe(true);
   });
 
+  it("the retention purge leaves no event, delivery or attempt of a purged delivery", async () => {
+    const store = sqliteStore({ path });
+    const { account_id, delivery_ids } = await deliverThenPurge(store);
+    await store.close();
+    const db = open();
+    const count = (sql: string, ...args: unknown[]) =>
+      (db.prepare(sql).get(...args) as { n: number }).n;
+    expect(delivery_ids).toHaveLength(1);
+    expect(count("SELECT count(*) AS n FROM webhook_events WHERE account_id = ?", account_id)).toBe(
+      0,
+    );
+    expect(
+      count("SELECT count(*) AS n FROM webhook_deliveries WHERE account_id = ?", account_id),
+    ).toBe(0);
+    expect(
+      count("SELECT count(*) AS n FROM webhook_attempts WHERE delivery_id = ?", delivery_ids[0]),
+    ).toBe(0);
+  });
+
   it("shares one file between two store instances", async () => {
     const a = sqliteStore({ path });
     const b = sqliteStore({ path });
@@ -159,11 +179,20 @@ describe("sqliteStore", () => {
     const before = prepared;
     for (let i = 0; i < 3; i++) {
       await store.findApiKeyByHash(key.hash);
-      await store.countRequest({
-        buckets: [{ bucket: "k", limit: 100 }],
+      await store.reserveRequests({
         window_start: T0,
-        usage: { account_id: account.id, environment: "production", cycle_id: CYCLE },
+        buckets: [{ bucket: "k", limit: 100, want: 1 }],
       });
+      await store.addUsage([
+        {
+          account_id: account.id,
+          environment: "production",
+          cycle_id: CYCLE,
+          metric: "api_requests",
+          amount: 1,
+        },
+      ]);
+      await store.readGenerations();
       await store.getTimer(account.id, "production", timer.id);
       await store.createTimer(createInput(newTimer(account)));
       await store.logRequests([

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe } from "vitest";
-import type { Store } from "../src/types";
+import type { Store } from "../src/contract";
 import type { SuiteContext } from "./suite/_fixtures";
 import { accountTests } from "./suite/accounts";
 import { apiKeyTests } from "./suite/api-keys";

@@ -1,6 +1,6 @@
 import { AdminError, createAdmin } from "@tminus/http";
 import type { Command } from "commander";
-import { CliError, loadConfig, openStore } from "../options";
+import { CliError, DB_OPTION_HELP, loadConfig, openStore } from "../options";
 
 /** `tminus accounts list|create|suspend|activate`. */
 export function registerAccounts(program: Command): void {
@@ -20,20 +20,22 @@ export function registerAccounts(program: Command): void {
     const cmd = accounts
       .command(withArg ? `${name} <name>` : name)
       .description(description)
-      .option("--db <file>", "SQLite database file (env TMINUS_DB)")
+      .option("--db <file-or-url>", DB_OPTION_HELP)
       .option("--config <file>", "JSON config file")
       .option("--json", "print JSON");
     if (name === "create") cmd.option("--plan <plan>", "plan (starter, growth, ...)");
     cmd.action(async (...args: unknown[]) => {
       const arg = withArg ? (args[0] as string) : undefined;
       const opts = (withArg ? args[1] : args[0]) as Record<string, string>;
-      const { store } = openStore(opts.db);
+      const config = loadConfig(opts.config);
+      // Only `create` may make a new database; the others read or change what is there.
+      const { store } = await openStore(opts.db, {
+        role: "tminus accounts",
+        poolSize: 2,
+        mustExist: name !== "create",
+      });
       try {
-        const result = await action(
-          createAdmin({ store, config: loadConfig(opts.config) }),
-          arg,
-          opts,
-        );
+        const result = await action(createAdmin({ store, config }), arg, opts);
         process.stdout.write(`${JSON.stringify(result, null, opts.json ? undefined : 2)}\n`);
       } catch (err) {
         if (err instanceof AdminError) throw new CliError(err.message);

@@ -1,7 +1,7 @@
 import { AdminError, type ApiKeyView, createAdmin } from "@tminus/http";
 import type { Environment } from "@tminus/store";
 import type { Command } from "commander";
-import { CliError, loadConfig, openStore } from "../options";
+import { CliError, DB_OPTION_HELP, loadConfig, openStore } from "../options";
 
 function parseEnv(value: string): Environment {
   if (value !== "sandbox" && value !== "production") {
@@ -17,16 +17,35 @@ function collect(value: string, previous: string[] = []): string[] {
 async function withAdmin<T>(
   opts: { db?: string; config?: string },
   run: (admin: ReturnType<typeof createAdmin>) => Promise<T>,
+  /** Only `create` may make a new database; the others read or change what is there. */
+  mustExist = true,
 ): Promise<T> {
-  const { store } = openStore(opts.db);
+  const config = loadConfig(opts.config);
+  const { store } = await openStore(opts.db, { role: "tminus keys", poolSize: 2, mustExist });
   try {
-    return await run(createAdmin({ store, config: loadConfig(opts.config) }));
+    return await run(createAdmin({ store, config }));
   } catch (err) {
     if (err instanceof AdminError) throw new CliError(err.message);
     throw err;
   } finally {
     await store.close();
   }
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `30m`, `24h`, `7d` (or plain seconds) in milliseconds. */
+export function parseDuration(value: string, flag: string): number {
+  const m = /^(\d{1,7})([smhd]?)$/.exec(value.trim());
+  if (!m) throw new CliError(`${flag} must be a duration like 90s, 30m, 24h or 7d, got "${value}"`);
+  return Number(m[1]) * UNIT_MS[m[2] || "s"]!;
+}
+
+function status(k: ApiKeyView): string {
+  if (k.status === "revoked") return `revoked ${k.revoked_at}`;
+  if (k.status === "expiring") return `live until ${k.expires_at}`;
+  if (k.status === "expired") return `expired ${k.expires_at}`;
+  return "live";
 }
 
 function table(keys: ApiKeyView[]): string {
@@ -37,7 +56,7 @@ function table(keys: ApiKeyView[]): string {
     k.environment,
     k.account,
     k.scopes.join(","),
-    k.revoked_at ? `revoked ${k.revoked_at}` : "live",
+    status(k),
   ]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return `${rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ")).join("\n")}\n`;
@@ -45,10 +64,10 @@ function table(keys: ApiKeyView[]): string {
 
 /** `tminus keys create|list|revoke`. */
 export function registerKeys(program: Command): void {
-  const keys = program.command("keys").description("issue, list and revoke API keys");
+  const keys = program.command("keys").description("issue, list, roll and revoke API keys");
   const common = (cmd: Command) =>
     cmd
-      .option("--db <file>", "SQLite database file (env TMINUS_DB)")
+      .option("--db <file-or-url>", DB_OPTION_HELP)
       .option("--config <file>", "JSON config file (plan key limits)");
 
   common(
@@ -61,13 +80,16 @@ export function registerKeys(program: Command): void {
       .option("--scope <scope>", "limit the key to scopes (repeatable, comma-separated)", collect)
       .option("--json", "print one JSON object"),
   ).action(async (opts) => {
-    const key = await withAdmin(opts, (admin) =>
-      admin.issueKey({
-        account: opts.account,
-        environment: parseEnv(opts.env),
-        plan: opts.plan,
-        scopes: opts.scope,
-      }),
+    const key = await withAdmin(
+      opts,
+      (admin) =>
+        admin.issueKey({
+          account: opts.account,
+          environment: parseEnv(opts.env),
+          plan: opts.plan,
+          scopes: opts.scope,
+        }),
+      false,
     );
     if (opts.json) process.stdout.write(`${JSON.stringify(key)}\n`);
     else {
@@ -109,6 +131,29 @@ export function registerKeys(program: Command): void {
       opts.json
         ? `${JSON.stringify(key)}\n`
         : `Revoked ${key.environment} key ${key.prefix} (${key.id}).\n`,
+    );
+  });
+
+  common(
+    keys
+      .command("roll <id-or-prefix>")
+      .description(
+        "rotate a key without a gap: issue its replacement (secret printed once) and end the old key later",
+      )
+      .option("--expires-in <duration>", "how long the old key keeps working (max 30d)", "24h")
+      .option("--account <name>", "only within this account")
+      .option("--json", "print { replacement, rolled } as JSON"),
+  ).action(async (idOrPrefix: string, opts) => {
+    const expiresInMs = parseDuration(opts.expiresIn, "--expires-in");
+    const { replacement, rolled } = await withAdmin(opts, (admin) =>
+      admin.rollKey(idOrPrefix, { account: opts.account, expiresInMs }),
+    );
+    process.stdout.write(
+      opts.json
+        ? `${JSON.stringify({ replacement, rolled })}\n`
+        : `Rolled ${rolled.environment} key ${rolled.prefix}: it keeps working until ${rolled.expires_at}.\n` +
+            `Replacement ${replacement.id} for account "${replacement.account}".\n` +
+            `Secret (shown once, store it now): ${replacement.secret}\n`,
     );
   });
 }

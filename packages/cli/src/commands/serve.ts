@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { CliError, loadConfig, openStore } from "../options";
+import { CliError, DB_OPTION_HELP, loadConfig, openStore, parsePoolSize } from "../options";
 import { startServer } from "../server";
 
 function parsePort(value: string): number {
@@ -10,27 +10,59 @@ function parsePort(value: string): number {
   return port;
 }
 
-/** `tminus serve`: the API on the embedded SQLite store. */
+/** Stops on SIGINT/SIGTERM: `close` finishes what is in flight, then the process exits. */
+export function stopOnSignals(close: () => Promise<void>): void {
+  const stop = () => {
+    close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+/** `tminus serve`: the API, the public routes and (unless `--no-worker`) the webhook worker. */
 export function registerServe(program: Command): void {
   program
     .command("serve")
-    .description("start the countdown API (creates a default account and keys on first start)")
-    .option("--db <file>", "SQLite database file (env TMINUS_DB)", undefined)
+    .description(
+      "start the countdown API, public pages and images, and the webhook worker (creates a default account and keys on first start)",
+    )
+    .option("--db <file-or-url>", DB_OPTION_HELP)
     .option("--port <n>", "port to listen on (env PORT)", process.env.PORT ?? "8787")
     .option("--host <host>", "interface to bind", "127.0.0.1")
     .option("--config <file>", "JSON config file overriding plan limits and settings")
-    .option("--base-url <url>", "public URL of the service (default http://<host>:<port>)")
+    .option("--base-url <url>", "public URL of the service (default: each request's own origin)")
+    .option(
+      "--no-worker",
+      "HTTP only: no webhook worker and no retention purge (run `tminus worker` for those)",
+    )
+    .option("--no-migrate", "do not migrate the database; refuse to start unless it is current")
+    .option("--pool-size <n>", "PostgreSQL connections of this process (default 10)")
     .action(async (opts) => {
       const port = parsePort(opts.port);
-      const { store, path } = openStore(opts.db);
-      const fallbackBase = `http://${opts.host === "0.0.0.0" ? "localhost" : opts.host}:${port}`;
+      const poolSize = parsePoolSize(opts.poolSize);
+      // Without --base-url or a configured base_url, absolute URLs follow each request's Host.
       const config = loadConfig(opts.config, { base_url: opts.baseUrl ?? undefined });
-      const base = opts.baseUrl ?? (opts.config && config.base_url) ?? fallbackBase;
+      const { store, path } = await openStore(opts.db, {
+        migrate: opts.migrate,
+        poolSize,
+        role: opts.worker ? "tminus serve" : "tminus serve --no-worker",
+      });
       const running = await startServer({
         store,
-        config: { ...config, base_url: base.replace(/\/+$/, "") },
+        config,
         port,
         host: opts.host,
+        worker: opts.worker,
+      }).catch(async (err: unknown) => {
+        await store.close().catch(() => {});
+        const code = (err as { code?: unknown } | null)?.code;
+        if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+          throw new CliError(`cannot listen on ${opts.host}:${port}: ${(err as Error).message}`);
+        }
+        throw err;
       });
       const out = process.stdout;
       if (running.bootstrapped) {
@@ -42,14 +74,8 @@ export function registerServe(program: Command): void {
             `Try it:\n  curl -H "Authorization: Bearer ${sandbox!.secret}" ${running.url}/api/v1/usage\n\n`,
         );
       }
-      out.write(`tminus listening on ${running.url} (database ${path})\n`);
-      const stop = () => {
-        running.close().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
+      const role = opts.worker ? "" : ", HTTP only: no webhook worker, no purge";
+      out.write(`tminus listening on ${running.url} (database ${path}${role})\n`);
+      stopOnSignals(() => running.close());
     });
 }

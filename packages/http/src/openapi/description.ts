@@ -9,7 +9,9 @@ import { SCOPES } from "../scopes";
 export const API_DESCRIPTION = `
 tminus is an embeddable countdown-timer service. This document describes the whole \`/api/v1\`:
 every operation, parameter, header and error code. It is generated from the same schemas
-that validate requests, so it cannot disagree with the service.
+that validate requests, so it cannot disagree with the service. It is served without a key
+at \`{base_url}/openapi.json\`, beside the API (not under \`/api/v1\`, where every path needs
+a key), and is in the repository as \`docs/openapi.json\`.
 
 ## Envelope
 
@@ -29,7 +31,7 @@ checksum, and are stored only as a SHA-256 hash. Failures are checked in this or
 \`401 unauthorized\` (header missing or malformed), \`401 invalid_api_key\` (unknown, revoked,
 bad checksum), \`403 suspended\` (account suspended), \`403 forbidden\` (key not scoped for the
 route). Scopes: ${SCOPES.map((s) => `\`${s}\``).join(", ")}; a key holds \`*\` unless issued with a
-narrower list. Each operation names the scope it needs (in its security requirement).
+narrower list. Each operation names the scope it needs (in its description and \`x-scopes\`).
 Requests that fail authentication are not counted and not logged.
 
 ## Environments

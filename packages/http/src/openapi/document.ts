@@ -1,11 +1,17 @@
-import { apiRoutes } from "../routes";
-import { type JsonSchema, schemaComponents, schemaRef } from "./components";
+import type { AnyApiRoute } from "../api/define";
+import { apiRoutes } from "../api/routes";
+import { schemaComponents, schemaNameOf, schemaRefOf } from "../schemas/registry";
 import { API_DESCRIPTION } from "./description";
 import { AUTH_ERRORS, type ErrorCase, errorResponses } from "./error-responses";
 import { successExamples } from "./examples";
-import { OPERATIONS, type OperationSpec, TAGS } from "./operations";
-import { HEADER_COMPONENTS, PARAMETER_COMPONENTS, SUCCESS_HEADERS } from "./parameters";
-import { webhookEventDocs, webhookPathErrors } from "./webhook-operations";
+import {
+  HEADER_COMPONENTS,
+  PARAMETER_COMPONENTS,
+  pathParameters,
+  SUCCESS_HEADERS,
+} from "./parameters";
+import { TAGS } from "./tags";
+import { webhookEventDocs } from "./webhook-events";
 
 /** Options of {@link buildOpenApiDocument}. */
 export interface OpenApiOptions {
@@ -16,15 +22,12 @@ export interface OpenApiOptions {
   baseUrl?: string;
 }
 
-/** The path of the document itself, relative to /api/v1. */
-export const OPENAPI_DOCUMENT_PATH = "/openapi.json";
-
 const SECURITY_SCHEME = "apiKey";
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 /**
- * Builds the OpenAPI 3.1 document of the whole /api/v1 from the route table, the operation
- * docs and the zod schemas. Deterministic: the same code gives byte-identical JSON, which is
+ * Builds the OpenAPI 3.1 document of the whole /api/v1 from the route table (each route
+ * carries its own documentation) and the zod schemas. Deterministic: the same code gives byte-identical JSON, which is
  * how docs/openapi.json is checked against the source.
  * @example
  * const doc = buildOpenApiDocument({ baseUrl: "https://countdown.example.com" });
@@ -34,18 +37,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Record<strin
   const examples = successExamples();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of apiRoutes) {
-    const spec = OPERATIONS[`${route.method} ${route.path}`];
-    // An undocumented route is left out here and fails test/openapi.test.ts.
-    if (!spec) continue;
     paths[route.path] ??= {};
-    paths[route.path]![route.method.toLowerCase()] = operation(
-      route.path,
-      spec,
-      route.scope,
-      examples,
-    );
+    paths[route.path]![route.method.toLowerCase()] = operation(route, examples);
   }
-  paths[OPENAPI_DOCUMENT_PATH] = { get: documentOperation() };
   const responses = hoistSharedResponses(paths);
 
   return {
@@ -55,6 +49,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Record<strin
       version: "1.0.0",
       summary: "Countdown timers for pages, embeds and email, over HTTP.",
       description: API_DESCRIPTION,
+      // A deployment's users reach its operator; the document cannot know more than that.
+      contact: { name: "The operator of this tminus deployment" },
       license: { name: "MIT", identifier: "MIT" },
     },
     jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
@@ -78,7 +74,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Record<strin
           scheme: "bearer",
           bearerFormat: "svc_test_… or svc_live_… API key",
           description:
-            "`Authorization: Bearer <API_KEY>`, exactly one space. The key decides the account and the environment. Each operation's security requirement names the scope it needs (a key issued with `*` has them all).",
+            "`Authorization: Bearer <API_KEY>`, exactly one space. The key decides the account and the environment. Each operation names the key scope it needs in `x-scopes` and in its description (a key issued with `*` has them all).",
         },
       },
     },
@@ -89,15 +85,13 @@ function server(baseUrl: string | undefined) {
   if (baseUrl !== undefined) {
     return { url: `${baseUrl.replace(/\/+$/, "")}/api/v1`, description: "This service." };
   }
+  // The variable has no description of its own: swagger-parser (and orval, which uses it)
+  // rejects one there, so the server's description says what `base_url` is.
   return {
     url: "{base_url}/api/v1",
-    description: "Your tminus deployment (config `base_url`).",
-    variables: {
-      base_url: {
-        default: "http://localhost:8787",
-        description: "The service's public base URL, without a trailing slash.",
-      },
-    },
+    description:
+      "Your tminus deployment: `base_url` is its public base URL (config `base_url`), without a trailing slash.",
+    variables: { base_url: { default: "http://localhost:8787" } },
   };
 }
 
@@ -105,28 +99,19 @@ function ref(kind: "parameters" | "headers", name: string) {
   return { $ref: `#/components/${kind}/${name}` };
 }
 
-function operation(
-  path: string,
-  spec: OperationSpec,
-  scope: string,
-  examples: Record<string, unknown>,
-) {
+function operation(route: AnyApiRoute, examples: Record<string, unknown>) {
   const parameters: unknown[] = [];
   const errors: ErrorCase[] = [...AUTH_ERRORS];
-  if (path.includes("{timer_id}")) {
-    parameters.push(ref("parameters", "TimerId"));
-    errors.push({ code: "invalid_timer_id" }, { code: "not_found" });
-  }
-  for (const { parameter, errors: derived } of webhookPathErrors(path)) {
+  for (const { parameter, errors: derived } of pathParameters(route.path)) {
     parameters.push(ref("parameters", parameter));
     errors.push(...derived);
   }
-  for (const header of spec.headers ?? []) parameters.push(ref("parameters", header));
-  if (spec.list) {
+  for (const header of route.headers ?? []) parameters.push(ref("parameters", header));
+  if (route.list) {
     parameters.push(ref("parameters", "Limit"), ref("parameters", "Cursor"));
     errors.push({ code: "validation_error" });
   }
-  for (const q of spec.query ?? []) {
+  for (const q of route.query ?? []) {
     parameters.push({
       name: q.name,
       in: "query",
@@ -135,41 +120,45 @@ function operation(
       ...(q.example === undefined ? {} : { example: q.example }),
     });
   }
-  errors.push(...(spec.errors ?? []));
+  errors.push(...(route.errors ?? []));
 
   const headers: Record<string, unknown> = {};
-  for (const h of [...SUCCESS_HEADERS, ...(spec.success.headers ?? [])]) {
+  for (const h of [...SUCCESS_HEADERS, ...(route.success.headers ?? [])]) {
     headers[h] = ref("headers", h);
   }
-  const example = spec.success.schema in examples ? spec.success.schema : undefined;
+  const successName = schemaNameOf(route.success.schema);
+  const example = successName !== undefined && successName in examples ? successName : undefined;
   return {
-    operationId: spec.operationId,
-    summary: spec.summary,
-    description: `${spec.description}\n\nScope: \`${scope}\`.`,
-    tags: [spec.tag],
-    security: [{ [SECURITY_SCHEME]: [scope] }],
+    operationId: route.operationId,
+    summary: route.summary,
+    description: `${route.description}\n\n${route.scope === null ? "Scope: none; every valid key may call it." : `Scope: \`${route.scope}\`.`}`,
+    tags: [route.tag],
+    // The document-wide bearer requirement applies. Scopes are not listed in a `security`
+    // requirement: OpenAPI gives them meaning for OAuth2 and OpenID Connect only, and linters
+    // flag them on an http scheme (Spectral's oas3-operation-security-defined).
+    "x-scopes": route.scope === null ? [] : [route.scope],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(spec.body
+    ...(route.body
       ? {
           requestBody: {
-            required: spec.body.required,
-            description: spec.body.description,
+            required: route.body.required,
+            description: route.body.description,
             content: {
               "application/json": {
-                schema: schemaRef(spec.body.schema),
-                ...(spec.body.example === undefined ? {} : { example: spec.body.example }),
+                schema: schemaRefOf(route.body.schema),
+                ...(route.body.example === undefined ? {} : { example: route.body.example }),
               },
             },
           },
         }
       : {}),
     responses: {
-      [String(spec.success.status)]: {
-        description: spec.success.description,
+      [String(route.success.status)]: {
+        description: route.success.description,
         headers,
         content: {
           "application/json": {
-            schema: schemaRef(spec.success.schema),
+            schema: schemaRefOf(route.success.schema),
             ...(example === undefined
               ? {}
               : { examples: { [example]: { $ref: `#/components/examples/${example}` } } }),
@@ -177,35 +166,6 @@ function operation(
         },
       },
       ...errorResponses(errors, true),
-    },
-  };
-}
-
-/** GET /openapi.json: public, answered before authentication. */
-function documentOperation() {
-  const schema: JsonSchema = {
-    type: "object",
-    required: ["openapi", "info", "paths"],
-    properties: {
-      openapi: { type: "string", pattern: "^3\\.1\\." },
-      info: { type: "object" },
-      paths: { type: "object" },
-    },
-  };
-  return {
-    operationId: "getOpenApiDocument",
-    summary: "Read this document",
-    description:
-      "This OpenAPI 3.1 document. Needs no key: it is answered before authentication, is not rate limited and is not logged. Cacheable for 5 minutes. The same document is in the repository as docs/openapi.json.",
-    tags: ["API description"],
-    security: [],
-    responses: {
-      "200": {
-        description: "The OpenAPI document.",
-        headers: { "X-Request-Id": ref("headers", "X-Request-Id") },
-        content: { "application/json": { schema } },
-      },
-      ...errorResponses([{ code: "internal_error" }], false),
     },
   };
 }

@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from "../errors";
-import { schemaRef } from "./components";
+import { schemaRef } from "../schemas/registry";
 
 /** One way an operation can fail: a code, and optionally the example to show for it. */
 export interface ErrorCase {
@@ -161,6 +161,7 @@ function errorHeaders(status: number, codes: ErrorCode[], authenticated: boolean
       $ref: "#/components/headers/RateLimit-Remaining-Optional",
     };
     headers["RateLimit-Reset"] = { $ref: "#/components/headers/RateLimit-Reset-Optional" };
+    headers["Tminus-Key-Expires-At"] = { $ref: "#/components/headers/Tminus-Key-Expires-At" };
   }
   if (codes.includes("rate_limited")) {
     headers["Retry-After"] = { $ref: "#/components/headers/Retry-After" };

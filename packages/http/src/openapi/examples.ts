@@ -1,9 +1,14 @@
 // Success examples, produced by the same code that builds real responses wherever there is
 // such code (timerView, describeTimeZone), so an example cannot show a field the API lacks;
 // the OpenAPI linter also checks every example against its schema.
-import { describeTimeZone, emptyClock, formatInstant, validateTimerCreate } from "@tminus/core";
+import {
+  describeTimeZone,
+  emptyClock,
+  formatInstant,
+  timerView,
+  validateTimerCreate,
+} from "@tminus/core";
 import type { TimerRecord } from "@tminus/store";
-import { timerView } from "../timer-view";
 
 const REQUEST_ID = "6f1c2b9e-4d3a-4c55-9f0e-2b7d8a1e5c43";
 const TIMER_ID = "0b6c3c1e-3f0a-4d5e-9a43-8f1b2c3d4e5f";

@@ -1,6 +1,6 @@
 import { TZDB_VERSION } from "@tminus/core";
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../paging";
-import { WEBHOOK_PARAMETER_COMPONENTS } from "./webhook-operations";
+import type { ErrorCase } from "./error-responses";
 
 const integer = { type: "integer" } as const;
 
@@ -37,6 +37,11 @@ export const HEADER_COMPONENTS = {
   "RateLimit-Reset-Optional": {
     description: "As on success; present once the key was authenticated.",
     schema: integer,
+  },
+  "Tminus-Key-Expires-At": {
+    description:
+      "Only on requests made with a rolled key (`tminus keys roll`): when that key stops working, ISO 8601 UTC. Switch to its replacement before then.",
+    schema: { type: "string", format: "date-time" },
   },
   "Retry-After": {
     description:
@@ -76,6 +81,7 @@ export const SUCCESS_HEADERS = [
   "RateLimit-Limit",
   "RateLimit-Remaining",
   "RateLimit-Reset",
+  "Tminus-Key-Expires-At",
 ] as const;
 
 /** A response header name. */
@@ -93,7 +99,7 @@ export const PARAMETER_COMPONENTS = {
     name: "cursor",
     in: "query",
     description:
-      "Opaque `page.next_cursor` of the previous page; omit for the first. Bound to the query (filters, sort), key and environment that produced it: used with any other, it is a `validation_error` naming `cursor`.",
+      "Opaque `page.next_cursor` of the previous page; omit for the first. Bound to the query (filters, sort), account and environment that produced it, not to the key (another live key of the account continues it): used with any other query, account or environment, it is a `validation_error` naming `cursor`.",
     schema: { type: "string", minLength: 1, maxLength: 512 },
   },
   TimerId: {
@@ -126,8 +132,61 @@ export const PARAMETER_COMPONENTS = {
       'The timer\'s revision from your last read: its ETag (`"r3"`) or its `revision` field (`r3`). Missing: `400 missing_field`; stale: `409 revision_conflict` (re-read, then retry).',
     schema: { type: "string" },
   },
-  ...(WEBHOOK_PARAMETER_COMPONENTS as Record<"DestinationId" | "RuleId" | "DeliveryId", object>),
+  DestinationId: webhookIdParameter("destination_id", "webhook destination"),
+  RuleId: webhookIdParameter("rule_id", "webhook rule"),
+  DeliveryId: webhookIdParameter("delivery_id", "webhook delivery"),
 } as const;
+
+function webhookIdParameter(name: string, resource: string) {
+  return {
+    name,
+    in: "path",
+    required: true,
+    description: `The ${resource}'s id. A value that is not a UUID is \`400 validation_error\` naming \`${name}\`.`,
+    schema: { type: "string", format: "uuid" },
+  } as const;
+}
 
 /** A shared parameter's name. */
 export type ParameterName = keyof typeof PARAMETER_COMPONENTS;
+
+/**
+ * The path parameters of the webhook routes: each id that is not a UUID is a
+ * `validation_error` naming it (the specification's `invalid_timer_id` is for timer ids only).
+ */
+const WEBHOOK_PATH_PARAMETERS = {
+  destination_id: { component: "DestinationId", resource: "webhook destination" },
+  rule_id: { component: "RuleId", resource: "webhook rule" },
+  delivery_id: { component: "DeliveryId", resource: "webhook delivery" },
+} as const;
+
+/** The path parameters of a route template and the errors each implies (malformed, unknown). */
+export function pathParameters(path: string): { parameter: ParameterName; errors: ErrorCase[] }[] {
+  const out: { parameter: ParameterName; errors: ErrorCase[] }[] = [];
+  if (path.includes("{timer_id}")) {
+    out.push({
+      parameter: "TimerId",
+      errors: [{ code: "invalid_timer_id" }, { code: "not_found" }],
+    });
+  }
+  for (const [name, p] of Object.entries(WEBHOOK_PATH_PARAMETERS)) {
+    if (!path.includes(`{${name}}`)) continue;
+    out.push({
+      parameter: p.component,
+      errors: [
+        {
+          code: "validation_error",
+          name: `invalid_${name}`,
+          message: `${name} "abc" is not a UUID`,
+          details: { field: name },
+        },
+        {
+          code: "not_found",
+          name: `${name.replace(/_id$/, "")}_not_found`,
+          message: `no ${p.resource} 0b6c3c1e-3f0a-4d5e-9a43-8f1b2c3d4e5f in this production account`,
+        },
+      ],
+    });
+  }
+  return out;
+}

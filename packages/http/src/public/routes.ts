@@ -1,14 +1,25 @@
 import { randomBytes } from "node:crypto";
-import { computeStatus, type TimerStatusResult } from "@tminus/core";
+import {
+  computeStatus,
+  EMBED_SCRIPT_PATH,
+  IMAGE_SIZE,
+  PUBLIC_PREFIX,
+  snapWidth,
+  type TimerStatusResult,
+  timerData,
+} from "@tminus/core";
 import type { Store, TimerRecord } from "@tminus/store";
 import type { TminusConfig } from "../config";
 import type { ApiRequest, ApiResponse } from "../exchange";
 import { isUuid } from "../ids";
-import { timerData } from "../timer-view";
+import type { ReadCache } from "../read-cache";
 import { createImageCache } from "./image-cache";
+import { createImageRenderer, isQueueFull } from "./image-renderer";
 import { loadRender } from "./render-module";
-import { EMBED_SCRIPT_PATH, PUBLIC_PREFIX } from "./urls";
-import { resolveViewer } from "./viewer";
+import { rememberFirstViews, resolveViewer } from "./viewer";
+
+/** How old an image may be to stand in for one that rendering refused under load. */
+const STALE_IMAGE_MAX_MS = 60_000;
 
 // Email clients and proxies must ask again each time: the first frame is the exact time left.
 const IMAGE_CACHE_CONTROL = "no-cache, max-age=0";
@@ -40,11 +51,12 @@ function intParam(req: ApiRequest, name: string, fallback: number, min: number, 
 function imageOptions(req: ApiRequest): ImageOptions | null {
   const frames = intParam(req, "frames", 60, 1, 60);
   const scale = intParam(req, "scale", 1, 1, 2);
-  const width = intParam(req, "width", 600, 100, 1200);
+  const width = intParam(req, "width", 600, IMAGE_SIZE.minWidth, IMAGE_SIZE.maxWidth);
   const variant = req.query.get("variant") ?? "light";
   if (frames === null || scale === null || width === null) return null;
   if (variant !== "light" && variant !== "dark") return null;
-  return { frames, scale: scale as 1 | 2, variant, width };
+  // Drawn at the nearest 20 px: widths that snap alike share one cache entry.
+  return { frames, scale: scale as 1 | 2, variant, width: snapWidth(width) };
 }
 
 /**
@@ -54,8 +66,10 @@ function imageOptions(req: ApiRequest): ImageOptions | null {
  * image (with status 404), so an email never shows a broken-image icon. They keep working when
  * the account's new-timer allowance is spent: nothing here is metered.
  */
-export function createPublicRoutes(deps: { store: Store; config: TminusConfig }) {
-  const images = createImageCache();
+export function createPublicRoutes(deps: { store: Store; config: TminusConfig; cache: ReadCache }) {
+  const images = createImageCache(deps.config.render.image_cache_mb * 1024 * 1024);
+  const firstViews = rememberFirstViews(deps.store);
+  const renderer = createImageRenderer(deps.config.render);
   let unavailable: Promise<{ gif: Uint8Array; png: Uint8Array }> | undefined;
 
   const unavailableImages = () => {
@@ -73,7 +87,13 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig })
     }
     return {
       status,
-      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-store",
+        // The page has nothing to load or run; it may show inside a customer's iframe.
+        "content-security-policy": "default-src 'none'; base-uri 'none'; form-action 'none'",
+        "referrer-policy": "no-referrer",
+      },
       body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not available</title></head><body><p>${UNAVAILABLE_TEXT}.</p></body></html>`,
     };
   }
@@ -83,12 +103,13 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig })
     timer: TimerRecord,
     status: TimerStatusResult,
     options: ImageOptions,
+    now: number,
   ): Promise<ApiResponse> {
     const { definition } = timerData(timer);
     const running = status.state === "running";
     const remaining = status.remaining.total_seconds;
     // Everything the picture depends on, and nothing else: equal keys are equal images.
-    const key = [
+    const family = [
       kind,
       timer.id,
       timer.revision,
@@ -96,25 +117,46 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig })
       options.variant,
       options.width,
       options.frames,
-      remaining,
-      running,
     ].join("|");
-    const bytes = await images.get(key, async () => {
-      const r = await loadRender();
-      const input = {
-        remainingSeconds: remaining,
-        running,
-        look: definition.look,
-        ended: definition.ended,
-        width: options.width,
-        scale: options.scale,
-        variant: options.variant,
+    const key = `${family}|${remaining}|${running}`;
+    try {
+      const bytes = await images.get(
+        key,
+        family,
+        () =>
+          renderer.render(kind, {
+            remainingSeconds: remaining,
+            running,
+            look: definition.look,
+            ended: definition.ended,
+            width: options.width,
+            scale: options.scale,
+            variant: options.variant,
+            ...(kind === "gif" ? { frames: options.frames } : {}),
+          }),
+        now,
+      );
+      return binary(200, kind, bytes);
+    } catch (error) {
+      if (!isQueueFull(error)) throw error;
+      // Rendering is saturated: the newest image of this one a few seconds old beats a broken
+      // image in an email; without one, 503 and when to come back.
+      const stale = images.latestOf(family, now, STALE_IMAGE_MAX_MS);
+      if (stale) {
+        const served = binary(200, kind, stale);
+        served.headers["tminus-image"] = "stale";
+        return served;
+      }
+      return {
+        status: 503,
+        headers: {
+          "content-type": "text/plain; charset=utf-8",
+          "cache-control": "no-store",
+          "retry-after": String(error.retryAfterSeconds ?? 1),
+        },
+        body: "Busy rendering images; retry shortly.",
       };
-      return kind === "gif"
-        ? r.renderGif({ ...input, frames: options.frames })
-        : r.renderPng(input);
-    });
-    return binary(200, kind, bytes);
+    }
   }
 
   async function page(
@@ -142,7 +184,6 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig })
         "content-type": "text/html; charset=utf-8",
         "cache-control": "no-store",
         "content-security-policy": r.countdownCsp(nonce, { embed: kind === "embed" }),
-        "x-content-type-options": "nosniff",
         "referrer-policy": "no-referrer",
       },
       body: html,
@@ -150,9 +191,15 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig })
   }
 
   /** The response for a public path, or null when the path is not a public route. */
-  return async function handlePublic(req: ApiRequest, now: number): Promise<ApiResponse | null> {
+  async function handlePublic(
+    req: ApiRequest,
+    now: number,
+    baseUrl: string,
+  ): Promise<ApiResponse | null> {
+    // HEAD is answered like GET (the dispatcher drops the body and keeps Content-Length).
+    const read = req.method === "GET" || req.method === "HEAD";
     if (req.path === EMBED_SCRIPT_PATH) {
-      if (req.method !== "GET" && req.method !== "HEAD") return null;
+      if (!read) return null;
       const r = await loadRender();
       return {
         status: 200,
@@ -161,7 +208,7 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig })
           "cache-control": "public, max-age=3600",
           "access-control-allow-origin": "*",
         },
-        body: r.renderEmbedScript({ origin: deps.config.base_url }),
+        body: r.renderEmbedScript({ origin: baseUrl }),
       };
     }
     if (!req.path.startsWith(PUBLIC_PREFIX)) return null;
@@ -169,26 +216,33 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig })
     const slash = rest.indexOf("/");
     const id = (slash === -1 ? rest : rest.slice(0, slash)).toLowerCase();
     const kind = KINDS[slash === -1 ? "" : rest.slice(slash)];
-    if (!kind || req.method !== "GET") return notShown(kind ?? "page", 404);
+    if (!kind || !read) return notShown(kind ?? "page", 404);
     if (!isUuid(id)) return notShown(kind, 404);
-    const timer = await deps.store.findTimerById(id);
+    const timer = await deps.cache.findTimerById(id);
     if (timer?.status !== "published") return notShown(kind, 404);
     const options = kind === "gif" || kind === "png" ? imageOptions(req) : null;
     if ((kind === "gif" || kind === "png") && !options) return notShown(kind, 400);
     const { definition, clock } = timerData(timer);
-    const { viewer, setCookie } = await resolveViewer(deps.store, timer, req, now, {
+    const { viewer, setCookie } = await resolveViewer(firstViews, timer, req, now, {
       page: kind === "page" || kind === "embed",
       // Served over https: the cookie must never travel in clear.
-      secureCookie: deps.config.base_url.startsWith("https:"),
+      secureCookie: baseUrl.startsWith("https:"),
+      // The cookie is scoped to this timer's pages under the mount prefix, or it never returns.
+      cookiePath: `${new URL(baseUrl).pathname.replace(/\/+$/, "")}/t/${timer.id}`,
     });
     const status = computeStatus({ definition, clock, viewer }, now);
     const response =
       kind === "gif" || kind === "png"
-        ? await image(kind, timer, status, options!)
+        ? await image(kind, timer, status, options!, now)
         : await page(kind, timer, status, now);
     if (setCookie) response.headers["set-cookie"] = setCookie;
     return response;
-  };
+  }
+
+  return Object.assign(handlePublic, {
+    /** Stops the render threads; call after the requests in flight are answered. */
+    close: () => renderer.close(),
+  });
 }
 
 function binary(status: number, kind: "gif" | "png", bytes: Uint8Array): ApiResponse {

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { resolvePersonalizedViewer, type ViewerContext } from "@tminus/core";
+import { resolvePersonalizedViewer, timerData, type ViewerContext } from "@tminus/core";
 import type { Store, TimerRecord } from "@tminus/store";
 import type { ApiRequest } from "../exchange";
-import { timerData } from "../timer-view";
 
 /** The cookie that identifies a browser on a duration timer's hosted page. */
 export const VIEWER_COOKIE = "tminus_v";
@@ -31,11 +30,11 @@ export interface ResolvedViewer {
  * `deadline`/`start` and `sig` from the URL (signature rules applied by core).
  */
 export async function resolveViewer(
-  store: Store,
+  store: Pick<Store, "recordFirstView">,
   timer: TimerRecord,
   req: ApiRequest,
   now: number,
-  options: { page: boolean; secureCookie: boolean },
+  options: { page: boolean; secureCookie: boolean; cookiePath: string },
 ): Promise<ResolvedViewer> {
   const { definition, signing_secret } = timerData(timer);
   if (definition.type === "personalized") {
@@ -64,8 +63,27 @@ export async function resolveViewer(
   let setCookie: string | undefined;
   if (!id || !COOKIE_VALUE.test(id)) {
     id = randomBytes(18).toString("base64url");
-    setCookie = `${VIEWER_COOKIE}=${id}; Path=/t/${timer.id}; Max-Age=31536000; HttpOnly; SameSite=Lax${options.secureCookie ? "; Secure" : ""}`;
+    setCookie = `${VIEWER_COOKIE}=${id}; Path=${options.cookiePath}; Max-Age=31536000; HttpOnly; SameSite=Lax${options.secureCookie ? "; Secure" : ""}`;
   }
   const start_at = await store.recordFirstView({ timer_id: timer.id, viewer: `c:${id}`, now });
   return { viewer: { start_at }, setCookie };
+}
+
+/**
+ * `store.recordFirstView` behind a memory of the answers: a viewer's first view never changes
+ * once stored, so every later image of a campaign recipient is served without a store write.
+ */
+export function rememberFirstViews(store: Pick<Store, "recordFirstView">, max = 50_000) {
+  const seen = new Map<string, number>();
+  return {
+    async recordFirstView(input: { timer_id: string; viewer: string; now: number }) {
+      const key = `${input.timer_id}|${input.viewer}`;
+      const hit = seen.get(key);
+      if (hit !== undefined) return hit;
+      const first = await store.recordFirstView(input);
+      if (seen.size >= max) seen.clear();
+      seen.set(key, first);
+      return first;
+    },
+  };
 }

@@ -2,7 +2,7 @@
 // every piece an image of that look can show is laid out on one sheet, rasterised
 // in one resvg call, flattened, indexed into the look's palette and cut into cells.
 import { createRequire } from "node:module";
-import { Resvg } from "@resvg/resvg-js";
+import type { Resvg as ResvgClass } from "@resvg/resvg-js";
 import type satoriFunction from "satori";
 import { parseHex } from "../colors";
 import { allLabels, type LookText } from "../content";
@@ -14,6 +14,10 @@ import { type CellSpec, type Element, type SceneSpec, sceneSpec, sheetElement } 
 
 /** A look rasterised at one size: palette, panel and every cell, as palette indices. */
 export interface Atlas {
+  /** Unique in this thread: frames cached for the atlas are keyed by it. */
+  id: number;
+  /** What its pixels and tables hold, for the cache's byte budget. */
+  bytes: number;
   spec: SceneSpec;
   palette: Palette;
   /** The panel alone, canvas-sized. */
@@ -24,10 +28,19 @@ export interface Atlas {
   indexOf(pixel: number): number;
 }
 
-// satori's CommonJS build, loaded the same way from our ESM and CJS builds: a
-// default import compiled to CJS would get its module object, not the function.
-const satori = (createRequire(import.meta.url)("satori") as { default: typeof satoriFunction })
-  .default;
+let atlasCount = 0;
+
+// satori and resvg load on first use: a process that only hands images to a render
+// pool (an API server) never loads them on its own thread. satori's CommonJS build
+// is loaded the same way from our ESM and CJS builds: a default import compiled to
+// CJS would get its module object, not the function.
+const load = createRequire(import.meta.url);
+let satoriFn: typeof satoriFunction | undefined;
+let ResvgFn: typeof ResvgClass | undefined;
+const satori = (...args: Parameters<typeof satoriFunction>) => {
+  satoriFn ??= (load("satori") as { default: typeof satoriFunction }).default;
+  return satoriFn(...args);
+};
 
 /** Every cell a look can need: ten digits, the separator, all label forms, the ended text. */
 export function atlasCells(text: LookText): CellSpec[] {
@@ -72,7 +85,8 @@ export async function toSvg(
 
 /** Rasterises an SVG; pixels are premultiplied RGBA. System fonts stay off: text is paths already. */
 export function rasterise(svg: string): { width: number; height: number; pixels: Uint8Array } {
-  const image = new Resvg(svg, { font: { loadSystemFonts: false } }).render();
+  ResvgFn ??= (load("@resvg/resvg-js") as { Resvg: typeof ResvgClass }).Resvg;
+  const image = new ResvgFn(svg, { font: { loadSystemFonts: false } }).render();
   return { width: image.width, height: image.height, pixels: image.pixels };
 }
 
@@ -88,10 +102,20 @@ export function flatten(
 ): Int32Array {
   const out = new Int32Array(rgba.length / 4);
   const [mr, mg, mb] = matte;
+  const matteColor = (mr << 16) | (mg << 8) | mb;
   for (let i = 0, j = 0; j < out.length; i += 4, j++) {
     const a = rgba[i + 3]!;
+    // Most of a sheet is fully covered or empty: no blending to do.
+    if (a === 255) {
+      out[j] = (rgba[i]! << 16) | (rgba[i + 1]! << 8) | rgba[i + 2]!;
+      continue;
+    }
     if (transparent && a < 128) {
       out[j] = TRANSPARENT;
+      continue;
+    }
+    if (a === 0) {
+      out[j] = matteColor;
       continue;
     }
     const rest = 255 - a;
@@ -144,13 +168,23 @@ export async function buildAtlas(spec: SceneSpec, text: LookText): Promise<Atlas
   const raster = rasterise(svg);
   const matte = parseHex(current.colors.matte);
   const flat = flatten(raster.pixels, matte, current.transparent);
-  const { palette, indexOf } = buildPalette(flat, keyColors(current));
+  const { palette, indexOf, mapped } = buildPalette(flat, keyColors(current));
 
   const cut = (box: { x: number; y: number; w: number; h: number }): IndexedImage => {
     const pixels = new Uint8Array(box.w * box.h);
+    // Runs of one colour are the rule: look a colour up once per run.
+    let last = Number.NaN;
+    let lastIndex = 0;
     for (let y = 0; y < box.h; y++) {
       const row = (box.y + y) * raster.width + box.x;
-      for (let x = 0; x < box.w; x++) pixels[y * box.w + x] = indexOf(flat[row + x]!);
+      for (let x = 0; x < box.w; x++) {
+        const c = flat[row + x]!;
+        if (c !== last) {
+          last = c;
+          lastIndex = indexOf(c);
+        }
+        pixels[y * box.w + x] = lastIndex;
+      }
     }
     return { w: box.w, h: box.h, pixels };
   };
@@ -167,10 +201,16 @@ export async function buildAtlas(spec: SceneSpec, text: LookText): Promise<Atlas
     const image = cut(box);
     rasters.set(cell.key, { ...image, ink: inkBox(image, paper) });
   }
+  const base = cut({ x: 0, y: 0, w: current.width, h: current.height });
+  // Pixels, plus the colour map (a Map entry is some 50 bytes) and the objects around them.
+  let bytes = base.pixels.length + palette.rgb.length + mapped * 50 + 1024;
+  for (const [key, cell] of rasters) bytes += cell.pixels.length + key.length * 2 + 128;
   return {
+    id: ++atlasCount,
+    bytes,
     spec: current,
     palette,
-    base: cut({ x: 0, y: 0, w: current.width, h: current.height }),
+    base,
     cells: rasters,
     sizes,
     indexOf,

@@ -26,6 +26,25 @@ export function createCanvas(base: IndexedImage): Canvas {
   return { w: base.w, h: base.h, pixels: base.pixels.slice(), base };
 }
 
+let scratch = new Uint8Array(0);
+
+/**
+ * A canvas over one buffer shared by every image of this thread, holding
+ * whatever the last image left there: callers redraw each rectangle before they
+ * read it, and finish before they await anything (rendering is synchronous
+ * between awaits, so images never interleave on it).
+ */
+export function scratchCanvas(base: IndexedImage): Canvas {
+  const n = base.w * base.h;
+  if (scratch.length < n) scratch = new Uint8Array(n);
+  return { w: base.w, h: base.h, pixels: scratch.subarray(0, n), base };
+}
+
+/** Lets go of the shared buffer (it grows to the largest image drawn). */
+export function releaseScratch(): void {
+  scratch = new Uint8Array(0);
+}
+
 /** Cell rasters by atlas key. */
 export type CellRasters = ReadonlyMap<string, CellRaster>;
 

@@ -1,7 +1,6 @@
 // The GIF89a container written by hand, so every frame can cover just the
-// rectangle that changed (gifenc's writeFrame always places frames at 0,0).
-// gifenc does what it is best at: the LZW compression of each frame's indices.
-import { createRequire } from "node:module";
+// rectangle that changed; the frames arrive LZW-compressed (lzw.ts), many of
+// them straight from the frame cache.
 import type { Palette } from "./palette";
 import type { Box } from "./scene";
 
@@ -9,8 +8,8 @@ import type { Box } from "./scene";
 export interface GifFrame {
   /** Where the frame's pixels go on the logical screen. */
   box: Box;
-  /** Palette indices of the box, row by row. */
-  pixels: Uint8Array;
+  /** The frame's LZW image data (see lzw.ts): code size, sub-blocks, terminator. */
+  data: Uint8Array;
   /** Display time in hundredths of a second. */
   delay: number;
   /** 1: leave the pixels for the next frame; 2: clear the box to transparent after it. */
@@ -25,32 +24,6 @@ export interface GifSpec {
   /** Adds the NETSCAPE2.0 extension: loop forever. */
   loop: boolean;
   frames: readonly GifFrame[];
-}
-
-interface GifEncoderInstance {
-  reset(): void;
-  writeFrame(index: Uint8Array, width: number, height: number, options: object): void;
-  bytesView(): Uint8Array;
-}
-
-const { GIFEncoder } = createRequire(import.meta.url)("gifenc") as {
-  GIFEncoder(options: { auto: boolean; initialCapacity?: number }): GifEncoderInstance;
-};
-
-// In manual mode gifenc writes a graphic control extension (8 bytes) and an image
-// descriptor (10 bytes) before the LZW data; we keep only the LZW data. One
-// instance is reused: encoding is synchronous, so calls never interleave.
-const lzwEncoder = GIFEncoder({ auto: false, initialCapacity: 1 << 16 });
-const LZW_OFFSET = 18;
-
-/** LZW-compressed image data of one frame: minimum code size byte, sub-blocks, terminator. */
-export function lzw(pixels: Uint8Array, width: number, height: number, bits: number): Uint8Array {
-  lzwEncoder.reset();
-  // LZW's minimum code size is at least 2 even for a two-colour palette.
-  lzwEncoder.writeFrame(pixels, width, height, { colorDepth: Math.max(2, bits) });
-  const bytes = lzwEncoder.bytesView();
-  if (bytes[LZW_OFFSET - 10] !== 0x2c) throw new Error("unexpected gifenc output layout");
-  return bytes.subarray(LZW_OFFSET);
 }
 
 /** A growable byte buffer. */
@@ -93,7 +66,7 @@ class ByteWriter {
   }
 
   result(): Uint8Array {
-    return this.buf.slice(0, this.length);
+    return this.length === this.buf.length ? this.buf : this.buf.slice(0, this.length);
   }
 }
 
@@ -105,7 +78,14 @@ class ByteWriter {
 export function encodeGif(spec: GifSpec): Uint8Array {
   const { palette } = spec;
   const bits = Math.max(1, palette.bits);
-  const out = new ByteWriter(4096 + spec.frames.reduce((n, f) => n + f.pixels.length, 0) / 2);
+  // Exactly the bytes written: header and screen, colour table, loop, frames, trailer.
+  const size =
+    13 +
+    (3 << bits) +
+    (spec.loop ? 19 : 0) +
+    spec.frames.reduce((n, f) => n + 18 + f.data.length, 0) +
+    1;
+  const out = new ByteWriter(size);
   out.ascii("GIF89a");
   out.u16(spec.width);
   out.u16(spec.height);
@@ -138,7 +118,7 @@ export function encodeGif(spec: GifSpec): Uint8Array {
     out.u16(w);
     out.u16(h);
     out.byte(0); // no local colour table, not interlaced
-    out.bytes(lzw(frame.pixels, w, h, bits));
+    out.bytes(frame.data);
   }
   out.byte(0x3b);
   return out.result();

@@ -21,13 +21,16 @@ export interface PaletteMapping {
   palette: Palette;
   /** Index of a flattened pixel (0xRRGGBB, or TRANSPARENT). */
   indexOf(pixel: number): number;
+  /** How many colours indexOf knows (what its table costs in memory). */
+  mapped: number;
 }
 
 // gifenc ships CommonJS whose named exports Node's ESM loader cannot see, and an
 // ESM build whose default export differs; require() gives the same object everywhere.
-const gifenc = createRequire(import.meta.url)("gifenc") as {
-  quantize(rgba: Uint8Array, maxColors: number, options?: { format?: string }): number[][];
-};
+// Loaded on first use, like satori: only looks with more colours than a palette holds need it.
+let gifenc:
+  | { quantize(rgba: Uint8Array, maxColors: number, options?: { format?: string }): number[][] }
+  | undefined;
 
 /**
  * Builds the palette of `pixels` (0xRRGGBB, or TRANSPARENT). When the distinct
@@ -42,10 +45,14 @@ export function buildPalette(
 ): PaletteMapping {
   const counts = new Map<number, number>();
   let hasTransparent = false;
-  for (let i = 0; i < pixels.length; i++) {
+  // Counted per run of one colour: a sheet is mostly long runs of the panel's fill.
+  for (let i = 0; i < pixels.length; ) {
     const p = pixels[i]!;
+    let j = i + 1;
+    while (j < pixels.length && pixels[j] === p) j++;
     if (p === TRANSPARENT) hasTransparent = true;
-    else counts.set(p, (counts.get(p) ?? 0) + 1);
+    else counts.set(p, (counts.get(p) ?? 0) + (j - i));
+    i = j;
   }
   for (const key of keyColors) if (!counts.has(key)) counts.set(key, 0);
   const room = Math.min(256, maxColors) - (hasTransparent ? 1 : 0);
@@ -79,6 +86,7 @@ export function buildPalette(
   return {
     palette: { rgb, size, transparentIndex: hasTransparent ? 0 : -1, bits },
     indexOf: (pixel) => (pixel === TRANSPARENT ? 0 : index.get(pixel)!),
+    mapped: index.size,
   };
 }
 
@@ -93,6 +101,7 @@ function quantize(pixels: Int32Array, maxColors: number): number[] {
     rgba[n++] = p & 255;
     rgba[n++] = 255;
   }
+  gifenc ??= createRequire(import.meta.url)("gifenc") as NonNullable<typeof gifenc>;
   const palette = gifenc.quantize(rgba.subarray(0, n), maxColors);
   return [...new Set(palette.map(([r, g, b]) => ((r! << 16) | (g! << 8) | b!) >>> 0))];
 }

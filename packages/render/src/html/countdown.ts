@@ -13,6 +13,7 @@ import {
   UNIT_SECONDS,
   unitLabel,
 } from "@tminus/core";
+import { stripBidiControls } from "../_bidi";
 import { resolveLookOption } from "../_look";
 import { invalid } from "../errors";
 import { escapeHtml, safeHttpsUrl } from "./escape";
@@ -142,7 +143,13 @@ export function spokenText(c: Countdown, total: number): string {
   return list.map((p) => `${p.value} ${label(c, p.unit, p.value)}`).join(", ");
 }
 
-/** Digits and labels of the countdown as HTML at `total` seconds; the ended block when 0. */
+/**
+ * Digits and labels of the countdown as HTML at `total` seconds; the ended block
+ * when 0. Every piece of user text sits in an element of its own with
+ * `dir="auto"`: its direction comes from its own first strong character, and
+ * whatever direction controls it holds end with the element (an isolate), so
+ * they cannot reorder the digits and labels around it.
+ */
 export function countdownMarkup(c: Countdown): string {
   const ended = c.total <= 0;
   const parts = formatParts(
@@ -153,25 +160,26 @@ export function countdownMarkup(c: Countdown): string {
     .map((p, i) => {
       const sep =
         i > 0 && c.look.separator !== ""
-          ? `<span class="tm-sep">${escapeHtml(c.look.separator)}</span>`
+          ? `<span class="tm-sep" dir="auto">${escapeHtml(c.look.separator)}</span>`
           : i > 0
             ? `<span class="tm-gap"></span>`
             : "";
       const lab = c.look.show_labels
-        ? `<span class="tm-label" data-label="${p.unit}">${escapeHtml(label(c, p.unit, p.value))}</span>`
+        ? `<span class="tm-label" dir="auto" data-label="${p.unit}">${escapeHtml(label(c, p.unit, p.value))}</span>`
         : "";
       return `${sep}<span class="tm-group"><span class="tm-digits" data-unit="${p.unit}">${p.text}</span>${lab}</span>`;
     })
     .join("");
   const image = c.endedImage
-    ? `<img class="tm-ended-image" src="${escapeHtml(c.endedImage)}" alt="${escapeHtml(c.endedText)}" loading="lazy">`
+    ? // An attribute cannot hold an isolating element: the alt text loses its direction controls.
+      `<img class="tm-ended-image" src="${escapeHtml(c.endedImage)}" alt="${escapeHtml(stripBidiControls(c.endedText))}" loading="lazy">`
     : "";
   return (
     `<div class="tm-timer" id="tm-timer" role="timer" aria-live="polite" aria-atomic="true">` +
-    `<span class="tm-sr" id="tm-spoken">${escapeHtml(spokenText(c, c.total))}</span>` +
+    `<span class="tm-sr" id="tm-spoken" dir="auto">${escapeHtml(spokenText(c, c.total))}</span>` +
     `<div class="tm-row" id="tm-row" aria-hidden="true"${ended ? " hidden" : ""}>${groups}</div>` +
     `<div class="tm-ended" id="tm-ended" aria-hidden="true"${ended ? "" : " hidden"}>` +
-    `${image}<span class="tm-ended-text">${escapeHtml(c.endedText)}</span></div>` +
+    `${image}<span class="tm-ended-text" dir="auto">${escapeHtml(c.endedText)}</span></div>` +
     `</div>`
   );
 }

@@ -1,6 +1,7 @@
 // The hosted countdown page and the embed (HTML for an iframe): complete
 // documents with inline CSS and script, no external scripts or fonts.
 
+import { stripBidiControls } from "../_bidi";
 import { CLIENT_SCRIPT } from "./client";
 import {
   type Countdown,
@@ -69,7 +70,8 @@ function htmlDocument(c: Countdown, mode: "page" | "embed", body: string, head =
   return (
     `<!doctype html>\n<html lang="${escapeHtml(c.look.locale)}">\n<head>\n` +
     `<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
-    `<title>${escapeHtml(c.name)}</title>\n${head}` +
+    // A title cannot hold an isolating element: its direction controls are dropped.
+    `<title>${escapeHtml(stripBidiControls(c.name))}</title>\n${head}` +
     `<style${nonce}>\n${stylesheet(c, mode)}\n</style>\n</head>\n<body>\n${body}\n` +
     `<script type="application/json" id="tm-data">${jsonForScript(scriptData(c, mode))}</script>\n` +
     `<script${nonce}>\n${CLIENT_SCRIPT}\n</script>\n</body>\n</html>\n`
@@ -91,7 +93,7 @@ export function renderHostedPage(input: CountdownPageInput): string {
     c.total <= 0 && c.redirect
       ? `<meta http-equiv="refresh" content="0;url=${escapeHtml(c.redirect)}">\n`
       : "";
-  const body = `<main class="tm-page">\n<h1 class="tm-name">${escapeHtml(c.name)}</h1>\n${countdownMarkup(c)}\n</main>`;
+  const body = `<main class="tm-page">\n<h1 class="tm-name" dir="auto">${escapeHtml(c.name)}</h1>\n${countdownMarkup(c)}\n</main>`;
   return htmlDocument(c, "page", body, head);
 }
 

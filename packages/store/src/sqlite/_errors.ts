@@ -1,4 +1,4 @@
-import { StoreError } from "../types";
+import { StoreError } from "../contract";
 
 /**
  * Turns constraint violations into the contract's expected failures: a duplicate row is a

@@ -7,7 +7,7 @@ import type {
   TimerRecord,
   TimerStatus,
   TimerType,
-} from "../types";
+} from "../contract";
 
 // Column lists shared by every SELECT of a table, so mappers and queries cannot drift apart.
 
@@ -16,7 +16,7 @@ export const ACCOUNT_COLUMNS = "id, name, plan, status, created_at";
 
 /** Columns of `api_keys` as read into `KeyRow`. */
 export const KEY_COLUMNS =
-  "id, account_id, environment, prefix, hash, scopes, created_at, revoked_at";
+  "id, account_id, environment, prefix, hash, scopes, created_at, revoked_at, expires_at";
 
 /** Columns of `timers` as read into `TimerRow`. */
 export const TIMER_COLUMNS =
@@ -39,6 +39,7 @@ export interface KeyRow {
   scopes: string;
   created_at: number;
   revoked_at: number | null;
+  expires_at: number | null;
 }
 
 /** A `timers` row: data still JSON text. */

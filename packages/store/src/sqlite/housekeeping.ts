@@ -1,8 +1,11 @@
-import type { Store } from "../types";
+import type { PurgeInput, Store } from "../contract";
 import type { SqliteDatabase } from "./database";
 
 /** Service secrets and purging, over statements prepared once. */
 export type HousekeepingQueries = Pick<Store, "getOrCreateSecret" | "purge">;
+
+/** Settled webhook deliveries deleted per transaction by the retention purge. */
+const PURGE_BATCH = 500;
 
 /** Prepares the secret and purge statements and returns their methods. */
 export function createHousekeepingQueries(db: SqliteDatabase): HousekeepingQueries {
@@ -11,6 +14,21 @@ export function createHousekeepingQueries(db: SqliteDatabase): HousekeepingQueri
   const purgeIdempotency = db.prepare("DELETE FROM idempotency_keys WHERE expires_at <= ?");
   const purgeLog = db.prepare("DELETE FROM request_log WHERE created_at < ?");
   const purgeWindows = db.prepare("DELETE FROM rate_windows WHERE window_start < ?");
+  const oldSettled = db.prepare(
+    `SELECT id, event_id FROM webhook_deliveries
+     WHERE status <> 'pending' AND updated_at < ? ORDER BY updated_at LIMIT ?`,
+  );
+  // Ids travel as one JSON array.
+  const dropAttempts = db.prepare(
+    "DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?))",
+  );
+  const dropDeliveries = db.prepare(
+    "DELETE FROM webhook_deliveries WHERE id IN (SELECT value FROM json_each(?))",
+  );
+  const dropOrphanEvents = db.prepare(
+    `DELETE FROM webhook_events WHERE id IN (SELECT value FROM json_each(?))
+       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
+  );
 
   // Under the write lock, so two processes starting together agree on one secret.
   const secretTx = db.transaction((name: string, create: () => string): string => {
@@ -21,10 +39,20 @@ export function createHousekeepingQueries(db: SqliteDatabase): HousekeepingQueri
     return value;
   });
 
-  const purgeTx = db.transaction((input: Parameters<Store["purge"]>[0]) => {
+  const purgeTx = db.transaction((input: PurgeInput) => {
     purgeIdempotency.run(input.now);
     purgeLog.run(input.request_log_before);
     purgeWindows.run(input.rate_windows_before);
+  });
+  // One batch of settled deliveries, their attempts and the events left without deliveries.
+  const deliveryBatchTx = db.transaction((before: number): number => {
+    const rows = oldSettled.all(before, PURGE_BATCH) as { id: string; event_id: string }[];
+    if (rows.length === 0) return 0;
+    const ids = JSON.stringify(rows.map((r) => r.id));
+    dropAttempts.run(ids);
+    dropDeliveries.run(ids);
+    dropOrphanEvents.run(JSON.stringify([...new Set(rows.map((r) => r.event_id))]));
+    return rows.length;
   });
 
   return {
@@ -33,6 +61,10 @@ export function createHousekeepingQueries(db: SqliteDatabase): HousekeepingQueri
     },
     async purge(input) {
       purgeTx.immediate(input);
+      // Batch by batch, each its own transaction: other writers get the lock in between.
+      while (deliveryBatchTx.immediate(input.webhook_deliveries_before) === PURGE_BATCH) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
   };
 }

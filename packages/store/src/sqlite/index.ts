@@ -1,20 +1,14 @@
-import type { Store } from "../types";
+import type { Store } from "../contract";
+import { createGenerations } from "./_generations";
 import { groupCommit } from "./_group-commit";
-import { createAccountQueries } from "./accounts";
-import { createActivityQueries } from "./activity";
-import { createApiKeyQueries } from "./api-keys";
+import { createSqliteAccountStore } from "./accounts";
 import { applyPragmas, openDatabase, type SqliteDatabase } from "./database";
 import { createHousekeepingQueries } from "./housekeeping";
-import { createMeteringQueries } from "./metering";
+import { createSqliteMeteringStore } from "./metering";
 import { assertMigrated, migrate } from "./migrate";
-import { createRequestLogQueries } from "./request-log";
-import { createTimerQueries } from "./timers";
+import { createSqliteTimerStore } from "./timers";
 import { createViewerQueries } from "./viewers";
-import { createWebhookDeliveryQueries } from "./webhook-deliveries";
-import { createWebhookDestinationQueries } from "./webhook-destinations";
-import { createOutbox } from "./webhook-outbox";
-import { createWebhookRuleQueries } from "./webhook-rules";
-import { createWebhookScheduleQueries } from "./webhook-schedule";
+import { createSqliteWebhookStore } from "./webhooks";
 
 export type { SqliteDatabase, SqliteStatement, SqliteTransaction } from "./database";
 export { MIGRATIONS, type Migration } from "./migrations";
@@ -42,20 +36,18 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
     if (options.migrate ?? true) migrate(db);
     else assertMigrated(db);
     const write = groupCommit(db);
+    const generations = createGenerations(db);
     return {
       kind: "sqlite",
-      ...createAccountQueries(db),
-      ...createApiKeyQueries(db),
-      ...createMeteringQueries(db, write),
-      ...createTimerQueries(db, write),
-      ...createActivityQueries(db),
+      ...createSqliteAccountStore(db, generations),
+      ...createSqliteTimerStore(db, write, generations),
+      ...createSqliteMeteringStore(db, write),
       ...createViewerQueries(db, write),
-      ...createRequestLogQueries(db, write),
+      ...createSqliteWebhookStore(db, write),
       ...createHousekeepingQueries(db),
-      ...createWebhookDestinationQueries(db, write),
-      ...createWebhookRuleQueries(db, write),
-      ...createWebhookDeliveryQueries(db, write),
-      ...createWebhookScheduleQueries(db, write, createOutbox(db)),
+      async readGenerations() {
+        return generations.read();
+      },
       async close() {
         // Commit queued writes first; a handle the caller passed in is the caller's to close.
         write.drain();

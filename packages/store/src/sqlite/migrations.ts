@@ -251,4 +251,31 @@ CREATE TABLE timer_viewers (
 ) STRICT, WITHOUT ROWID;
 `,
   },
+  {
+    version: 5,
+    name: "key rolling",
+    sql: `
+-- A rolled key keeps working until expires_at, beside its replacement; NULL: no end.
+ALTER TABLE api_keys ADD COLUMN expires_at INTEGER;
+`,
+  },
+  {
+    version: 6,
+    name: "webhook retention",
+    sql: `
+-- The retention purge walks settled deliveries by age, and finds an event's deliveries by it.
+CREATE INDEX webhook_deliveries_settled ON webhook_deliveries (updated_at)
+  WHERE status <> 'pending';
+CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
+`,
+  },
+  {
+    version: 7,
+    name: "cache generations",
+    sql: `
+-- Bumped in the transaction of every change a process may have cached (readGenerations).
+CREATE TABLE generations (name TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+INSERT INTO generations (name, value) VALUES ('auth', 0), ('timers', 0);
+`,
+  },
 ];

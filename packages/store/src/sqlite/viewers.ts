@@ -1,4 +1,4 @@
-import type { Store } from "../types";
+import type { Store } from "../contract";
 import type { GroupWrite } from "./_group-commit";
 import { TIMER_COLUMNS, type TimerRow, toTimer } from "./_rows";
 import type { SqliteDatabase } from "./database";

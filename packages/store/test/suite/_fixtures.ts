@@ -11,7 +11,7 @@ import {
   type StoreErrorCode,
   type TimerRecord,
   type TimerSort,
-} from "../../src/types";
+} from "../../src/contract";
 
 /** What every group of conformance tests receives: the fresh store of the running test. */
 export interface SuiteContext {

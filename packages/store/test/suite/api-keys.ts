@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Account, Environment, Store } from "../../src/types";
+import type { Account, Environment, Store } from "../../src/contract";
 import { expectStoreError, newAccount, type SuiteContext, T0, unique } from "./_fixtures";
 
 /** Inserts a key with unique id, prefix and hash. */
@@ -145,6 +145,91 @@ export function apiKeyTests(ctx: SuiteContext): void {
       expect(await ctx.store.listApiKeys(account.id)).toEqual([b, c, revokedA]);
       expect(await ctx.store.listApiKeys(account.id, "production")).toEqual([c, revokedA]);
       expect(await ctx.store.listApiKeys(account.id, "sandbox")).toEqual([b]);
+    });
+
+    describe("rolling", () => {
+      const replacement = (prefix = unique("svc_live")) => {
+        const made = { id: randomUUID(), prefix, hash: unique("hash") };
+        return Object.assign(() => made, made);
+      };
+
+      it("issues the replacement and schedules the old key's end, even at the key limit", async () => {
+        const account = await newAccount(ctx.store);
+        const old = await createKey(ctx.store, account, { environment: "sandbox", max: 1 });
+        const next = replacement();
+        const rolled = await ctx.store.rollApiKey({
+          id_or_prefix: old.prefix,
+          replacement: next,
+          expires_at: T0 + 86_400_000,
+          now: T0 + 1000,
+        });
+        expect(rolled?.rolled).toMatchObject({
+          id: old.id,
+          expires_at: T0 + 86_400_000,
+          revoked_at: null,
+        });
+        expect(rolled?.replacement).toMatchObject({
+          ...next,
+          account_id: account.id,
+          environment: "sandbox",
+          scopes: old.scopes,
+          created_at: T0 + 1000,
+          revoked_at: null,
+          expires_at: null,
+        });
+        // Both authenticate during the rotation; the old one reports its end.
+        expect((await ctx.store.findApiKeyByHash(old.hash))?.key.expires_at).toBe(T0 + 86_400_000);
+        expect((await ctx.store.findApiKeyByHash(next.hash))?.key.id).toBe(next.id);
+        // The rolled key holds no slot, the replacement does: the limit of 1 is reached.
+        await expectStoreError(
+          createKey(ctx.store, account, { environment: "sandbox", max: 1 }),
+          "limit_reached",
+        );
+      });
+
+      it("refuses a key already rolled, and ignores keys past their end", async () => {
+        const account = await newAccount(ctx.store);
+        const old = await createKey(ctx.store, account);
+        const input = { id_or_prefix: old.id, expires_at: T0 + 5000, now: T0 };
+        await ctx.store.rollApiKey({ ...input, replacement: replacement() });
+        await expectStoreError(
+          ctx.store.rollApiKey({ ...input, replacement: replacement() }),
+          "conflict",
+        );
+        // Past its end the key is not live: neither rolled, nor revoked again.
+        expect(
+          await ctx.store.rollApiKey({ ...input, now: T0 + 5000, replacement: replacement() }),
+        ).toBeNull();
+        expect(await ctx.store.revokeApiKey({ id_or_prefix: old.id, now: T0 + 5001 })).toBeNull();
+        // Before its end it can still be revoked at once.
+        const other = await createKey(ctx.store, account);
+        await ctx.store.rollApiKey({
+          id_or_prefix: other.id,
+          expires_at: T0 + 60_000,
+          now: T0,
+          replacement: replacement(),
+        });
+        expect(
+          (await ctx.store.revokeApiKey({ id_or_prefix: other.id, now: T0 + 1 }))?.revoked_at,
+        ).toBe(T0 + 1);
+        expect(await ctx.store.findApiKeyByHash(other.hash)).toBeNull();
+      });
+
+      it("rolls only within the given account, and null for an unknown key", async () => {
+        const account = await newAccount(ctx.store);
+        const stranger = await newAccount(ctx.store);
+        const key = await createKey(ctx.store, account);
+        const roll = (account_id: string) =>
+          ctx.store.rollApiKey({
+            id_or_prefix: key.id,
+            account_id,
+            expires_at: T0 + 1000,
+            now: T0,
+            replacement: replacement(),
+          });
+        expect(await roll(stranger.id)).toBeNull();
+        expect((await roll(account.id))?.rolled.id).toBe(key.id);
+      });
     });
   });
 }

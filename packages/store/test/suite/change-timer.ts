@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { ChangeTimerInput, TimerRecord } from "../../src/types";
+import type { ChangeTimerInput, TimerRecord } from "../../src/contract";
 import {
   createInput,
   createTimer,

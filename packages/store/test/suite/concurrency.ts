@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CreateTimerOutcome } from "../../src/types";
+import type { CreateTimerOutcome } from "../../src/contract";
 import {
   CYCLE,
   createInput,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
-import type { Account, CreateTimerInput, Environment, Store } from "../../src/types";
+import type { Account, CreateTimerInput, Environment, Store } from "../../src/contract";
 import {
   CYCLE,
   createInput,

@@ -23,14 +23,22 @@ export function housekeepingTests(ctx: SuiteContext): void {
     });
 
     it("purges rate windows older than rate_windows_before, keeping newer ones", async () => {
-      const account = await newAccount(ctx.store);
       const bucket = unique("key");
-      const usage = { account_id: account.id, environment: "production" as const, cycle_id: "c" };
-      const count = (window_start: number) =>
-        ctx.store.countRequest({ buckets: [{ bucket, limit: 1 }], window_start, usage });
+      const count = async (window_start: number) => {
+        const [grant] = await ctx.store.reserveRequests({
+          window_start,
+          buckets: [{ bucket, limit: 1, want: 1 }],
+        });
+        return { allowed: grant!.granted === 1 };
+      };
       await count(T0);
       await count(T0 + 60_000);
-      await ctx.store.purge({ now: T0, request_log_before: 0, rate_windows_before: T0 + 60_000 });
+      await ctx.store.purge({
+        now: T0,
+        request_log_before: 0,
+        rate_windows_before: T0 + 60_000,
+        webhook_deliveries_before: 0,
+      });
       expect((await count(T0)).allowed).toBe(true);
       expect((await count(T0 + 60_000)).allowed).toBe(false);
     });
@@ -39,10 +47,20 @@ export function housekeepingTests(ctx: SuiteContext): void {
       const account = await newAccount(ctx.store);
       const idempotency = { key: unique("idem"), fingerprint: "fp", expires_at: T0 + 10 };
       await ctx.store.createTimer(createInput(newTimer(account), { idempotency }));
-      await ctx.store.purge({ now: T0 + 9, request_log_before: 0, rate_windows_before: 0 });
+      await ctx.store.purge({
+        now: T0 + 9,
+        request_log_before: 0,
+        rate_windows_before: 0,
+        webhook_deliveries_before: 0,
+      });
       const again = createInput(newTimer(account), { idempotency, now: T0 + 9 });
       expect((await ctx.store.createTimer(again)).kind).toBe("replayed");
-      await ctx.store.purge({ now: T0 + 10, request_log_before: 0, rate_windows_before: 0 });
+      await ctx.store.purge({
+        now: T0 + 10,
+        request_log_before: 0,
+        rate_windows_before: 0,
+        webhook_deliveries_before: 0,
+      });
       expect((await ctx.store.createTimer({ ...again, now: T0 + 10 })).kind).toBe("created");
     });
   });

@@ -7,7 +7,7 @@ import type {
   TimerRecord,
   TimerStatus,
   TimerType,
-} from "../../src/types";
+} from "../../src/contract";
 import {
   compareRows,
   createInput,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Account, RequestLogEntry } from "../../src/types";
+import type { Account, RequestLogEntry } from "../../src/contract";
 import { newAccount, type SuiteContext, T0 } from "./_fixtures";
 
 function entry(account: Account, overrides: Partial<RequestLogEntry> = {}): RequestLogEntry {
@@ -74,7 +74,12 @@ export function requestLogTests(ctx: SuiteContext): void {
       const old = entry(account, { created_at: T0 - 1 });
       const kept = entry(account, { created_at: T0 });
       await ctx.store.logRequests([old, kept]);
-      await ctx.store.purge({ now: T0, request_log_before: T0, rate_windows_before: 0 });
+      await ctx.store.purge({
+        now: T0,
+        request_log_before: T0,
+        rate_windows_before: 0,
+        webhook_deliveries_before: 0,
+      });
       expect(await list({ account_id: account.id, environment: "production", limit: 10 })).toEqual([
         kept,
       ]);

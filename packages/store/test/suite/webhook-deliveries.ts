@@ -8,7 +8,7 @@ import type {
   TimerRecord,
   WebhookAttempt,
   WebhookEventType,
-} from "../../src/types";
+} from "../../src/contract";
 import {
   CYCLE,
   createInput,
@@ -243,6 +243,53 @@ export function webhookDeliveryTests(ctx: SuiteContext): void {
         event: { type: "timer.created" },
       });
       expect(JSON.parse(one.event.payload)).toMatchObject({ type: "timer.created", revision: 1 });
+    });
+
+    it("holds a suspended account's deliveries, pending, and hands them out once it is active", async () => {
+      const { account } = await withPending(ctx.store, 2);
+      await ctx.store.setAccountStatus(account.id, "suspended");
+      expect(await claimOwn(ctx.store, account, T0 + 60_000)).toEqual([]);
+      expect((await deliveries(ctx.store, account, "pending")).length).toBe(2);
+      await ctx.store.setAccountStatus(account.id, "active");
+      expect(await claimOwn(ctx.store, account, T0 + 60_000)).toHaveLength(2);
+    });
+
+    it("purges settled deliveries past retention with their attempts; pending ones stay", async () => {
+      const account = await newAccount(ctx.store);
+      // One event, two deliveries: the event outlives the first one's purge.
+      await createDestination(ctx.store, account, { events: ["timer.created"] });
+      await createDestination(ctx.store, account, { events: ["timer.created"] });
+      await ctx.store.createTimer(
+        createInput(newTimer(account), { events: [event("timer.created")], now: T0 }),
+      );
+      const [a, b] = await claimOwn(ctx.store, account, T0);
+      const settle = (c: ClaimedDelivery, outcome: "succeeded" | "failed", now: number) =>
+        ctx.store.recordAttempt({
+          delivery_id: c.id,
+          worker_id: "w1",
+          attempt: attempt(c.attempt, { response_status: outcome === "succeeded" ? 200 : 500 }),
+          outcome,
+          now,
+        });
+      expect(await settle(a!, "succeeded", T0 + 1_000)).toBe(true);
+      const purge = (before: number) =>
+        ctx.store.purge({
+          now: before,
+          request_log_before: 0,
+          rate_windows_before: 0,
+          webhook_deliveries_before: before,
+        });
+      await purge(T0 + 1_000); // settled exactly at the cutoff: kept
+      expect(await ctx.store.getWebhookDelivery(account.id, "production", a!.id)).not.toBeNull();
+      await purge(T0 + 1_001);
+      expect(await ctx.store.getWebhookDelivery(account.id, "production", a!.id)).toBeNull();
+      // The other delivery of the same event is pending: kept, with its event and payload.
+      const pending = await ctx.store.getWebhookDelivery(account.id, "production", b!.id);
+      expect(pending).toMatchObject({ status: "pending", event: { id: a!.event.id } });
+      expect(pending!.event.payload).toBe(a!.event.payload);
+      expect(await settle(b!, "failed", T0 + 2_000)).toBe(true);
+      await purge(T0 + 3_000);
+      expect(await deliveries(ctx.store, account)).toEqual([]);
     });
 
     it("records attempts only under the lease: retry, takeover, success", async () => {

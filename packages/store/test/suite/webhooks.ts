@@ -8,7 +8,7 @@ import type {
   WebhookDestination,
   WebhookEventType,
   WebhookRule,
-} from "../../src/types";
+} from "../../src/contract";
 import {
   createInput,
   createTimer,

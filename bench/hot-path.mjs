@@ -1,0 +1,223 @@
+// The hot path, measured in one process tree and one run (`pnpm bench`):
+//   1. GET /api/v1/timers/{id}/status through `tminus serve` vs a bare node:http server
+//      answering a constant JSON body of the same size (throughput ratio, p99);
+//   2. POST /api/v1/timers with a fresh Idempotency-Key each (creates/s, p99);
+//   3. GET /t/{id}/countdown.gif vs a bare server sending a constant GIF of the same size;
+//   4. an image storm: 1,000 concurrent GIFs of 1,000 distinct widths while a probe measures
+//      the API's latency (p99 before and during the storm);
+//   5. bench/render.bench.mjs (GIF medians and p99 against the per-frame pipeline).
+// Every throughput figure is a same-run ratio against its baseline, median of several rounds
+// (the machine is shared and noisy). Build first: `pnpm build`.
+//
+//   node bench/hot-path.mjs [--rounds 5] [--seconds 5] [--connections 32] [--skip-render]
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "5" },
+    seconds: { type: "string", default: "5" },
+    connections: { type: "string", default: "32" },
+    "skip-render": { type: "boolean", default: false },
+  },
+});
+const rounds = Number(values.rounds);
+const duration = Number(values.seconds);
+const connections = Number(values.connections);
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+const cli = here("../packages/cli/dist/cli.js");
+const dir = mkdtempSync(join(tmpdir(), "tminus-hot-"));
+const db = join(dir, "bench.db");
+const config = join(dir, "config.json");
+// Limits far above the load: the bench measures the work of limiting, not refusals.
+writeFileSync(
+  config,
+  JSON.stringify({
+    plans: { starter: { requests_per_minute: 1e9, new_timers_per_cycle: 1e9 } },
+  }),
+);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+const load = (opts) =>
+  new Promise((resolve, reject) =>
+    autocannon({ connections, duration, ...opts }, (e, r) => (e ? reject(e) : resolve(r))),
+  );
+
+/** A server started from the CLI (or a bare one below), resolved once it listens. */
+function start(args) {
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (c) => {
+      out += c;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+}
+
+/** A bare node:http server answering one constant body (in this process). */
+function bare(body, contentType) {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": contentType, "content-length": body.byteLength });
+    res.end(body);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() }),
+    ),
+  );
+}
+
+const key = JSON.parse(
+  execFileSync(
+    process.execPath,
+    [cli, "keys", "create", "--env", "production", "--account", "bench"].concat([
+      "--db",
+      db,
+      "--config",
+      config,
+      "--json",
+    ]),
+    { encoding: "utf8" },
+  ),
+);
+const tminus = await start([cli, "serve", "--port", "0", "--db", db, "--config", config]);
+const auth = { authorization: `Bearer ${key.secret}` };
+const json = { ...auth, "content-type": "application/json" };
+const timer = await (
+  await fetch(`${tminus.url}/api/v1/timers`, {
+    method: "POST",
+    headers: { ...json, "idempotency-key": "bench" },
+    body: JSON.stringify({ name: "Bench", type: "fixed", deadline_at: "2030-01-01T00:00:00Z" }),
+  })
+).json();
+const published = await (
+  await fetch(`${tminus.url}/api/v1/timers/${timer.data.id}/publish`, {
+    method: "POST",
+    headers: { ...auth, "if-match": timer.data.revision },
+  })
+).json();
+const statusUrl = `${tminus.url}/api/v1/timers/${timer.data.id}/status`;
+const gifUrl = `${tminus.url}${new URL(published.data.urls.gif).pathname}`;
+
+// Baselines answer bodies of the sizes tminus answers.
+const statusBody = Buffer.from(await (await fetch(statusUrl, { headers: auth })).arrayBuffer());
+const gifBody = Buffer.from(await (await fetch(gifUrl)).arrayBuffer());
+const bareJson = await bare(statusBody, "application/json; charset=utf-8");
+const bareGif = await bare(gifBody, "image/gif");
+
+console.log(
+  `machine: ${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, load ${loadavg()[0].toFixed(1)}; ` +
+    `${rounds} rounds x ${duration} s, ${connections} connections\n`,
+);
+
+// Warm everything once (JIT, page cache, the render pool).
+await load({ url: `${bareJson.url}/`, duration: 2 });
+await load({ url: statusUrl, headers: auth, duration: 2 });
+await load({ url: gifUrl, duration: 2 });
+
+const results = { status: [], statusP99: [], bareP99: [], creates: [], createsP99: [], gif: [] };
+for (let r = 0; r < rounds; r++) {
+  const b = await load({ url: `${bareJson.url}/` });
+  const s = await load({ url: statusUrl, headers: auth });
+  const c = await load({
+    url: `${tminus.url}/api/v1/timers`,
+    method: "POST",
+    headers: { ...json, "idempotency-key": "[<id>]" },
+    body: JSON.stringify({ name: "Bench", type: "fixed", deadline_at: "2030-01-01T00:00:00Z" }),
+    idReplacement: true,
+  });
+  const bg = await load({ url: `${bareGif.url}/` });
+  const g = await load({ url: gifUrl });
+  for (const [name, x] of [
+    ["status", s],
+    ["creates", c],
+    ["gif", g],
+  ]) {
+    if (x.non2xx > 0 || x.errors > 0)
+      throw new Error(`${name}: ${x.non2xx} non-2xx, ${x.errors} errors`);
+  }
+  results.status.push(s.requests.average / b.requests.average);
+  results.statusP99.push(s.latency.p99);
+  results.bareP99.push(b.latency.p99);
+  results.creates.push(c.requests.average);
+  results.createsP99.push(c.latency.p99);
+  results.gif.push(g.requests.average / bg.requests.average);
+  console.log(
+    `round ${r + 1}: status ${s.requests.average.toFixed(0)} vs bare ${b.requests.average.toFixed(0)} req/s ` +
+      `(${(s.requests.average / b.requests.average).toFixed(3)}), p99 ${s.latency.p99} ms | ` +
+      `creates ${c.requests.average.toFixed(0)}/s p99 ${c.latency.p99} ms | ` +
+      `gif ${g.requests.average.toFixed(0)} vs ${bg.requests.average.toFixed(0)} req/s ` +
+      `(${(g.requests.average / bg.requests.average).toFixed(3)})`,
+  );
+}
+
+// The storm: a probe of the API every 10 ms, before and during 1,000 concurrent new images.
+async function probe(untilMs) {
+  const times = [];
+  while (performance.now() < untilMs) {
+    const t = performance.now();
+    const res = await fetch(statusUrl, { headers: auth });
+    await res.arrayBuffer();
+    times.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return times;
+}
+const before = await probe(performance.now() + 3000);
+const stormStart = performance.now();
+let stormDone = false;
+const storm = Promise.all(
+  Array.from({ length: 1000 }, async (_, i) => {
+    const res = await fetch(`${gifUrl}?width=${100 + ((i * 37) % 1101)}&frames=${1 + (i % 60)}`);
+    await res.arrayBuffer();
+    return res.status;
+  }),
+).then((statuses) => {
+  stormDone = true;
+  return statuses;
+});
+const during = [];
+while (!stormDone) during.push(...(await probe(performance.now() + 200)));
+const statuses = await storm;
+const stormMs = performance.now() - stormStart;
+
+console.log(
+  `\n== medians of ${rounds} rounds\n` +
+    `status vs bare node:http: ${median(results.status).toFixed(3)} (target >= 0.5, stretch 0.7); ` +
+    `p99 ${median(results.statusP99)} ms vs ${median(results.bareP99)} ms\n` +
+    `creates: ${median(results.creates).toFixed(0)}/s, p99 ${median(results.createsP99)} ms (target >= 3,000/s)\n` +
+    `GIF route vs constant-buffer server: ${median(results.gif).toFixed(3)} (target >= 0.5)\n` +
+    `image storm (1,000 GIFs, distinct widths and frame counts): ${(stormMs / 1000).toFixed(1)} s, ` +
+    `${statuses.filter((s) => s === 200).length} x 200, ${statuses.filter((s) => s === 503).length} x 503; ` +
+    `API probe p99 ${quantile(before, 0.99).toFixed(1)} ms before, ${quantile(during, 0.99).toFixed(1)} ms during ` +
+    `(${during.length} probes; target <= 50 ms)`,
+);
+
+tminus.child.kill("SIGTERM");
+bareJson.close();
+bareGif.close();
+await new Promise((r) => tminus.child.once("exit", r));
+rmSync(dir, { recursive: true, force: true });
+
+if (!values["skip-render"]) {
+  console.log("\n== GIF rendering (bench/render.bench.mjs)");
+  execFileSync(process.execPath, [here("./render.bench.mjs"), "--rounds", "3"], {
+    stdio: "inherit",
+  });
+}

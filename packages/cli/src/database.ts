@@ -1,0 +1,300 @@
+import { mkdirSync, type Stats, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import {
+  MIGRATIONS,
+  migratePostgres,
+  type PgPool,
+  POSTGRES_MIGRATIONS,
+  PostgresStoreError,
+  postgresSchemaVersion,
+  postgresStore,
+  type Store,
+  sqliteStore,
+} from "@tminus/store";
+import { CliError } from "./errors";
+
+/** The embedded database unless `--db`, `TMINUS_DATABASE_URL` or `TMINUS_DB` name another. */
+export const DEFAULT_DB = ".tminus/tminus.db";
+
+/** Connections per process when `--pool-size` is not given (pg's own default). */
+export const DEFAULT_POOL_SIZE = 10;
+
+/** The database a command works on: a SQLite file, or a PostgreSQL connection URL. */
+export type DatabaseTarget =
+  | { kind: "sqlite"; path: string }
+  | {
+      kind: "postgres";
+      url: string;
+      /** The URL without its password, for messages. */
+      label: string;
+    };
+
+/**
+ * Reads `--db` (else `TMINUS_DATABASE_URL`, else `TMINUS_DB`, else `.tminus/tminus.db`). A
+ * `postgres://` or `postgresql://` URL means PostgreSQL; anything else without a scheme is a
+ * SQLite file path. Another scheme (`mysql://`) is refused rather than taken for a file name.
+ */
+export function parseDatabaseTarget(
+  value: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): DatabaseTarget {
+  const raw = value ?? (env.TMINUS_DATABASE_URL || undefined) ?? (env.TMINUS_DB || undefined);
+  const source =
+    value !== undefined ? "--db" : env.TMINUS_DATABASE_URL ? "TMINUS_DATABASE_URL" : "TMINUS_DB";
+  if (raw === undefined) return { kind: "sqlite", path: resolve(DEFAULT_DB) };
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined) return { kind: "sqlite", path: resolve(raw) };
+  if (scheme !== "postgres" && scheme !== "postgresql") {
+    throw new CliError(
+      `${source}: unsupported database URL scheme "${scheme}://"; use postgres://user@host:5432/name or a SQLite file path`,
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new CliError(`${source}: not a valid PostgreSQL URL (postgres://user@host:5432/name)`);
+  }
+  if (url.pathname.length <= 1) {
+    throw new CliError(
+      `${source}: the PostgreSQL URL names no database (postgres://user@host:5432/name)`,
+    );
+  }
+  const shown = new URL(url);
+  if (shown.password) shown.password = "***";
+  for (const name of [...shown.searchParams.keys()]) {
+    if (/password/i.test(name)) shown.searchParams.set(name, "***");
+  }
+  return { kind: "postgres", url: raw, label: shown.toString() };
+}
+
+/** What a command asks of the database it opens. */
+export interface OpenOptions {
+  /** Apply pending migrations (default true); false only checks that the schema is current. */
+  migrate?: boolean;
+  /** Shown in pg_stat_activity's application_name: `tminus serve`, `tminus worker`... */
+  role?: string;
+  /** PostgreSQL connections of this process (default 10). */
+  poolSize?: number;
+  /**
+   * SQLite: refuse a file that does not exist yet, instead of creating it (and its folders).
+   * For commands that only read or change what is there: listing keys must not make a database.
+   */
+  mustExist?: boolean;
+}
+
+/** An opened store and how to name its database in messages. */
+export interface OpenedDatabase {
+  store: Store;
+  /** The file path, or the URL without its password. */
+  label: string;
+}
+
+/**
+ * Opens the store of a target and makes sure it is usable before returning: the schema is
+ * migrated (or checked) and, for PostgreSQL, the server answered. Every failure a user can
+ * cause (a server that refuses, a wrong database name, a newer schema, a missing `pg`) is a
+ * one-line `CliError`.
+ */
+export async function openDatabase(
+  target: DatabaseTarget,
+  options: OpenOptions = {},
+): Promise<OpenedDatabase> {
+  const migrate = options.migrate ?? true;
+  if (target.kind === "sqlite") {
+    const found = statOrNull(target.path);
+    if (found?.isDirectory()) {
+      throw new CliError(`SQLite database ${target.path} is a directory; --db names a file`);
+    }
+    if (!found && options.mustExist) {
+      throw new CliError(
+        `no database at ${target.path} (nothing to read there; \`tminus serve\` or \`tminus keys create\` makes one, or pass --db)`,
+      );
+    }
+    const blocked = fileOnTheWay(dirname(target.path));
+    if (blocked) {
+      throw new CliError(
+        `SQLite database ${target.path}: cannot make its folder, ${blocked} is a file`,
+      );
+    }
+    try {
+      mkdirSync(dirname(target.path), { recursive: true });
+      return { store: sqliteStore({ path: target.path, migrate }), label: target.path };
+    } catch (error) {
+      // The store's own wording speaks to library users; say what to run instead.
+      const message = oneLine(error)
+        .replace(/^tminus sqlite store: /, "")
+        .replace(/open it with migrate: true$/, "run `tminus migrate`")
+        .replace(/(newer than this code knows \(\d+\))$/, "$1; upgrade tminus");
+      throw new CliError(`SQLite database ${target.path}: ${message}`);
+    }
+  }
+  const pool = await createPool(target, options);
+  const store = postgresStore({ pool, migrate });
+  try {
+    await store.ready();
+  } catch (error) {
+    await store.close().catch(() => {});
+    await pool.end().catch(() => {});
+    throw describePostgresError(error, target);
+  }
+  // The store does not end a pool it was given; this one is the CLI's, so closing ends it.
+  const close = store.close;
+  return {
+    store: Object.assign(store, {
+      async close() {
+        await close();
+        await pool.end();
+      },
+    }),
+    label: target.label,
+  };
+}
+
+/** What `tminus migrate` did: the schema version before and after. */
+export interface MigrateResult {
+  label: string;
+  kind: DatabaseTarget["kind"];
+  from: number | null;
+  to: number;
+  applied: number[];
+}
+
+/**
+ * Applies pending migrations. PostgreSQL: under the advisory lock, so it is safe while other
+ * processes start; reports the versions applied. SQLite: opening the file applies them.
+ */
+export async function migrateDatabase(target: DatabaseTarget): Promise<MigrateResult> {
+  if (target.kind === "sqlite") {
+    const { store, label } = await openDatabase(target, { migrate: true });
+    await store.close();
+    const to = MIGRATIONS.at(-1)?.version ?? 0;
+    return { label, kind: "sqlite", from: null, to, applied: [] };
+  }
+  const pool = await createPool(target, { role: "tminus migrate", poolSize: 1 });
+  try {
+    const from = await postgresSchemaVersion(pool);
+    const applied = await migratePostgres(pool);
+    const to = POSTGRES_MIGRATIONS.at(-1)?.version ?? 0;
+    return { label: target.label, kind: "postgres", from, to, applied };
+  } catch (error) {
+    throw describePostgresError(error, target);
+  } finally {
+    await pool.end().catch(() => {});
+  }
+}
+
+interface PgModule {
+  Pool: new (
+    config: Record<string, unknown>,
+  ) => PgPool & {
+    on(event: "error", listener: (error: Error) => void): unknown;
+  };
+}
+
+async function createPool(
+  target: Extract<DatabaseTarget, { kind: "postgres" }>,
+  options: OpenOptions,
+): Promise<PgPool> {
+  let pg: PgModule;
+  try {
+    const mod = (await import("pg")) as PgModule & { default?: PgModule };
+    pg = mod.Pool ? mod : (mod.default as PgModule);
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
+      throw new CliError(
+        "the PostgreSQL driver is not installed; run `npm install pg` next to tminus",
+      );
+    }
+    throw error;
+  }
+  let pool: InstanceType<PgModule["Pool"]>;
+  try {
+    pool = new pg.Pool({
+      connectionString: target.url,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
+      // A server that never answers (a firewall dropping packets) fails the start instead of
+      // hanging it for the system's TCP timeout.
+      connectionTimeoutMillis: 10_000,
+      application_name: options.role ?? "tminus",
+    });
+  } catch (error) {
+    throw new CliError(`PostgreSQL URL ${target.label}: ${oneLine(error)}`);
+  }
+  // An idle connection that dies (a server restart) is dropped by the pool and replaced on the
+  // next query; without a listener the event would crash the process.
+  pool.on("error", () => {});
+  return pool;
+}
+
+/** One line for the operator; the password never appears. */
+function describePostgresError(
+  error: unknown,
+  target: Extract<DatabaseTarget, { kind: "postgres" }>,
+): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof PostgresStoreError) {
+    const message = error.message
+      .replace(/^tminus postgres store: /, "")
+      .replace(/ \(or open it with migrate: true\)$/, "");
+    return new CliError(`PostgreSQL ${target.label}: ${message}`);
+  }
+  const url = new URL(target.url);
+  const where = `${url.hostname}:${url.port || "5432"}`;
+  const e = error as { code?: string; message?: string; errors?: { code?: string }[] };
+  const code = e?.code ?? e?.errors?.[0]?.code;
+  const database = decodeURIComponent(url.pathname.slice(1));
+  const user = decodeURIComponent(url.username) || "(default user)";
+  switch (code) {
+    case "ECONNREFUSED":
+      return new CliError(
+        `cannot connect to PostgreSQL at ${where}: connection refused (is the server running?)`,
+      );
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return new CliError(`cannot connect to PostgreSQL: host "${url.hostname}" not found`);
+    case "ETIMEDOUT":
+      return new CliError(`cannot connect to PostgreSQL at ${where}: timed out`);
+    case "3D000":
+      return new CliError(
+        `PostgreSQL at ${where} has no database "${database}"; create it first (createdb ${database})`,
+      );
+    case "28P01":
+    case "28000":
+      return new CliError(`PostgreSQL at ${where} refused user "${user}": ${oneLine(error)}`);
+    case "42501":
+      return new CliError(
+        `PostgreSQL ${target.label}: permission denied (${oneLine(error)}); the user needs to own the database or schema for migrations`,
+      );
+  }
+  if (/timeout/i.test(e?.message ?? "")) {
+    return new CliError(`cannot connect to PostgreSQL at ${where}: timed out`);
+  }
+  return new CliError(`PostgreSQL ${target.label}: ${oneLine(error)}`);
+}
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message || (error as { code?: string })?.code || "unknown error").replace(
+    /\s*\n\s*/g,
+    " ",
+  );
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The nearest existing ancestor of `dir` when it is a file (so the folder cannot be made). */
+function fileOnTheWay(dir: string): string | null {
+  for (let at = dir; ; at = dirname(at)) {
+    const found = statOrNull(at);
+    if (found) return found.isDirectory() ? null : at;
+    if (dirname(at) === at) return null;
+  }
+}

@@ -1,0 +1,22 @@
+import { Command } from "commander";
+import { registerAccounts } from "./commands/accounts";
+import { registerKeys } from "./commands/keys";
+import { registerMigrate } from "./commands/migrate";
+import { registerRender } from "./commands/render";
+import { registerServe } from "./commands/serve";
+import { registerWorker } from "./commands/worker";
+
+/** The `tminus` command line, every command registered; `cli.ts` parses `process.argv` with it. */
+export function createProgram(): Command {
+  const program = new Command()
+    .name("tminus")
+    .description("tminus: the embeddable countdown-timer service")
+    .version("0.1.0");
+  registerServe(program);
+  registerWorker(program);
+  registerMigrate(program);
+  registerKeys(program);
+  registerAccounts(program);
+  registerRender(program);
+  return program;
+}

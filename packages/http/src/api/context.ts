@@ -1,0 +1,54 @@
+import type { Store } from "@tminus/store";
+import type { AuthContext } from "../auth";
+import type { TminusConfig } from "../config";
+import type { CursorCodec } from "../cursor";
+import type { ApiRequest } from "../exchange";
+import type { ReadCache } from "../read-cache";
+
+/** The path every API route lives under. */
+export const API_PREFIX = "/api/v1";
+
+/** Everything a route needs besides the request. */
+export interface Services {
+  store: Store;
+  config: TminusConfig;
+  cursors: CursorCodec;
+  /** Keys and timers served from memory while the store's generations stay put. */
+  cache: ReadCache;
+  /** Resolves once every request answered before the call is in the request log. */
+  flushRequestLog(): Promise<void>;
+  /** Resolves once every request counted before the call is in the usage counters. */
+  flushUsage(): Promise<void>;
+}
+
+/** The context a route handler receives. `B` is what its body spec parses the body into. */
+export interface RouteContext<B = unknown> {
+  req: ApiRequest;
+  params: Record<string, string>;
+  auth: AuthContext;
+  now: number;
+  requestId: string;
+  /**
+   * The public base URL absolute URLs are built on: the configured `base_url`, or this
+   * request's origin and mount prefix (see base-url.ts).
+   */
+  baseUrl: string;
+  services: Services;
+  /**
+   * Reads the JSON body and validates it with the route's own body schema (the one its
+   * OpenAPI operation shows). Called by the handler where the body matters, so that checks of
+   * the path and headers keep answering first.
+   */
+  body(): Promise<B>;
+}
+
+/** What a route returns; the handler wraps `data` in the envelope. */
+export type RouteResult =
+  | { status?: number; data: unknown; headers?: Record<string, string> }
+  | {
+      status?: number;
+      list: unknown[];
+      page: { has_more: boolean; next_cursor: string | null };
+      headers?: Record<string, string>;
+    }
+  | { raw: { status: number; headers: Record<string, string>; body: string } };

@@ -1,0 +1,172 @@
+import { formatInstant } from "@tminus/core";
+import type { ListRequestLogQuery, RequestLogEntry } from "@tminus/store";
+import { environmentOfKey, hasValidChecksum } from "../api-key-format";
+import { validationError } from "../errors";
+import { requestLogCutoff } from "../housekeeping";
+import { isUuid } from "../ids";
+import { cursorBinding, keysetPage, readListQuery } from "../paging";
+import { responseSchemas } from "../schemas/registry";
+import type { RouteContext, RouteResult } from "./context";
+import { defineRoute } from "./define";
+
+// A key prefix as the log shows it: environment prefix plus 8 base62 characters.
+const KEY_PREFIX = /^svc_(test|live)_[0-9A-Za-z]{8}$/;
+const ROUTE_MAX = 256;
+
+function readStatus(raw: string): number {
+  const status = /^\d{3}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(status >= 100 && status <= 599)) {
+    throw validationError("status", "status must be an HTTP status code from 100 to 599, like 429");
+  }
+  return status;
+}
+
+function readRoute(raw: string): string {
+  if (!raw.startsWith("/") || raw.length > ROUTE_MAX) {
+    throw validationError(
+      "route",
+      "route must be a route template as logged, like /api/v1/timers/{timer_id}",
+    );
+  }
+  return raw;
+}
+
+function readKey(raw: string): Pick<ListRequestLogQuery, "key_id" | "key_prefix"> {
+  if (isUuid(raw)) return { key_id: raw.toLowerCase() };
+  if (KEY_PREFIX.test(raw)) return { key_prefix: raw };
+  // A whole secret in a URL ends up in proxy and server logs: refuse it and say so.
+  const leaked = environmentOfKey(raw) !== null && hasValidChecksum(raw);
+  throw validationError(
+    "key",
+    leaked
+      ? "key takes a key's id or prefix (like svc_live_AbC12xYz), never its secret; rotate a key whose secret was sent in a URL"
+      : "key must be a key id (UUID) or a key prefix like svc_live_AbC12xYz",
+  );
+}
+
+function readRequestId(raw: string): string {
+  if (!isUuid(raw)) throw validationError("request_id", "request_id must be a UUID");
+  return raw.toLowerCase();
+}
+
+/** A request-log entry as the API shows it: never the account or environment columns. */
+function entryView(entry: RequestLogEntry) {
+  return {
+    object: "request_log_entry",
+    id: entry.id,
+    request_id: entry.request_id,
+    method: entry.method,
+    route: entry.route,
+    status: entry.status,
+    error_code: entry.error_code,
+    key_id: entry.key_id,
+    key_prefix: entry.key_prefix,
+    duration_ms: entry.duration_ms,
+    created_at: formatInstant(entry.created_at),
+  };
+}
+
+/**
+ * GET /usage/requests: the account's own request log in the key's environment, newest first.
+ * The retention window is applied on read, so an entry disappears exactly when it leaves the
+ * window, whenever the opportunistic purge (housekeeping.ts) gets to it.
+ */
+async function listRequestLog(ctx: RouteContext): Promise<RouteResult> {
+  const { limit, cursor, filters } = readListQuery(ctx.req.query, [
+    "status",
+    "route",
+    "key",
+    "request_id",
+  ]);
+  const status = filters.status === undefined ? undefined : readStatus(filters.status);
+  const route = filters.route === undefined ? undefined : readRoute(filters.route);
+  const byKey = filters.key === undefined ? {} : readKey(filters.key);
+  const requestId =
+    filters.request_id === undefined ? undefined : readRequestId(filters.request_id);
+  const { account, key } = ctx.auth;
+  const { store, cursors, config } = ctx.services;
+  const binding = cursorBinding(
+    ctx.auth,
+    "request_log",
+    status,
+    route,
+    byKey.key_id,
+    byKey.key_prefix,
+    requestId,
+  );
+  const after = cursor ? cursors.decode(cursor, binding) : undefined;
+  if (!store.listRequestLog) {
+    throw new Error(`the ${store.kind} store does not implement listRequestLog`);
+  }
+  // Entries are written just after each response; waiting for the pending ones means a client
+  // always finds the requests it made before this one (on this process).
+  await ctx.services.flushRequestLog();
+  const rows = await store.listRequestLog({
+    account_id: account.id,
+    environment: key.environment,
+    status,
+    route,
+    ...byKey,
+    request_id: requestId,
+    after,
+    limit: limit + 1,
+  });
+  // Newest first, so everything after the first entry past the window is past it too.
+  const cutoff = requestLogCutoff(config, ctx.now);
+  const visible = rows.filter((row) => row.created_at >= cutoff);
+  return keysetPage(visible, limit, {
+    view: entryView,
+    position: (row) => ({ value: row.created_at, id: row.id }),
+    cursors,
+    binding,
+  });
+}
+
+/** GET /usage/requests, with the `request_log:read` scope. */
+export const requestLogRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/usage/requests",
+    scope: "request_log:read",
+    operationId: "listRequestLog",
+    summary: "List the request log",
+    description:
+      "The account's own authenticated API requests in the key's environment, newest first. Entries are kept for the operator's retention window (`request_log_retention_days`, default 30 days); older ones are never listed and are purged. A client always sees the requests it made before this one. Requests that failed authentication are not logged.",
+    tag: "Usage",
+    list: true,
+    query: [
+      {
+        name: "status",
+        description: "Only entries with this HTTP status, e.g. `429`.",
+        schema: { type: "integer", minimum: 100, maximum: 599 },
+        example: 429,
+      },
+      {
+        name: "route",
+        description:
+          "Only entries of this route template, exactly as logged, e.g. `/api/v1/timers/{timer_id}`.",
+        schema: { type: "string", pattern: "^/", maxLength: 256 },
+        example: "/api/v1/timers/{timer_id}",
+      },
+      {
+        name: "key",
+        description:
+          "Only entries made with this key: its id (UUID) or its prefix (`svc_live_AbC12xYz`). Never send a secret; a full key is refused.",
+        schema: { type: "string" },
+        example: "svc_live_AbC12xYz",
+      },
+      {
+        name: "request_id",
+        description: "The entry of one request (the `X-Request-Id` it answered with).",
+        schema: { type: "string", format: "uuid" },
+      },
+    ],
+    success: {
+      status: 200,
+      schema: responseSchemas.RequestLogList,
+      description: "A page of request-log entries.",
+    },
+
+    handle: listRequestLog,
+  }),
+];

@@ -1,0 +1,13 @@
+/** Tags group operations in documentation browsers. */
+export const TAGS = {
+  Usage: "The key's account: allowance, request counts and the request log.",
+  Timers: "Create, read, list, update, duplicate and delete timers.",
+  "Timer actions":
+    "Lifecycle and clock actions. Each needs If-Match, is recorded in the activity log and answers the changed timer.",
+  "Time zones": "The authoritative list of accepted IANA time zone identifiers.",
+  Webhooks:
+    "Destinations, rules on timers and the deliveries of signed timer events (see the webhooks section for the events themselves).",
+} as const;
+
+/** One of {@link TAGS}. */
+export type TagName = keyof typeof TAGS;

@@ -1,0 +1,50 @@
+import type { ImageInput, RenderPool } from "@tminus/render";
+import type { RenderConfig } from "../config";
+import { loadRender } from "./render-module";
+
+/** Renders email images for the public routes: on a pool of threads, or inline. */
+export interface ImageRenderer {
+  render(kind: "gif" | "png", input: ImageInput): Promise<Uint8Array>;
+  /** Stops the pool's threads (after the requests in flight are answered). */
+  close(): Promise<void>;
+}
+
+/**
+ * Images are drawn on a bounded pool of worker threads (`render.threads`), so a storm of new
+ * images never holds up the API on the event loop; the pool is started on the first image.
+ * `render.threads: 0` draws inline, on the event loop (small deployments, tests).
+ */
+export function createImageRenderer(config: RenderConfig): ImageRenderer {
+  let pool: Promise<RenderPool> | undefined;
+  const poolOf = () => {
+    pool ??= loadRender().then((r) =>
+      r.createRenderPool({
+        ...(config.threads === null ? {} : { threads: config.threads }),
+        maxQueue: config.max_queue,
+        cache: {
+          atlasBytes: config.atlas_cache_mb * 1024 * 1024,
+          frameBytes: config.frame_cache_mb * 1024 * 1024,
+        },
+      }),
+    );
+    return pool;
+  };
+  return {
+    async render(kind, input) {
+      if (config.threads === 0) {
+        const r = await loadRender();
+        return kind === "gif" ? r.renderGif(input) : r.renderPng(input);
+      }
+      const p = await poolOf();
+      return kind === "gif" ? p.renderGif(input) : p.renderPng(input);
+    },
+    async close() {
+      if (pool) await (await pool).close();
+    },
+  };
+}
+
+/** Whether rendering was refused because the pool's queue is full. */
+export function isQueueFull(error: unknown): error is Error & { retryAfterSeconds?: number } {
+  return (error as { code?: string } | null)?.code === "queue_full";
+}

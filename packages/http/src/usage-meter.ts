@@ -1,0 +1,61 @@
+import type { Environment, Store, UsageIncrement } from "@tminus/store";
+
+/** Counts `api_requests` in memory and adds them to the store in batches. */
+export interface UsageMeter {
+  /** One more request of the account in the environment and cycle. */
+  count(account_id: string, environment: Environment, cycle_id: string): void;
+  /** Resolves once every count made before the call is in the store. */
+  flush(): Promise<void>;
+}
+
+/**
+ * Request counts are kept in memory and written every `intervalMs` (one multi-row write for
+ * everything counted meanwhile) and on `flush()` (GET /usage flushes first, so a caller sees
+ * its own requests; shutdown flushes last). A process killed with SIGKILL loses at most the
+ * counts of its last interval: reported usage only, never anything that admits a request.
+ */
+export function createUsageMeter(
+  store: Store,
+  onError: (error: unknown, requestId: string) => void,
+  intervalMs = 100,
+): UsageMeter {
+  let pending = new Map<string, UsageIncrement>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const writing = new Set<Promise<void>>();
+
+  const write = (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const batch = [...pending.values()];
+    pending = new Map();
+    if (batch.length === 0) return Promise.resolve();
+    const done = store.addUsage(batch).then(
+      () => {},
+      (error: unknown) => onError(error, "usage"),
+    );
+    writing.add(done);
+    void done.finally(() => writing.delete(done));
+    return done;
+  };
+
+  return {
+    count(account_id, environment, cycle_id) {
+      const key = `${account_id}|${environment}|${cycle_id}`;
+      const seen = pending.get(key);
+      if (seen) seen.amount++;
+      else {
+        pending.set(key, { account_id, environment, cycle_id, metric: "api_requests", amount: 1 });
+      }
+      if (!timer) {
+        timer = setTimeout(write, intervalMs);
+        // Shutdown flushes explicitly; an idle timer must not keep the process alive.
+        timer.unref?.();
+      }
+    },
+    async flush() {
+      const inFlight = [...writing];
+      await write();
+      await Promise.all(inFlight);
+    },
+  };
+}

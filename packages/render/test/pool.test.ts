@@ -1,0 +1,132 @@
+import { createRequire } from "node:module";
+import { afterAll, describe, expect, it } from "vitest";
+// The built package, as an app loads it: the pool must find its worker script in dist/
+// from the ESM build and from the CommonJS one (.ci/run builds before testing).
+import * as esm from "../dist/index.js";
+import { decodeGif, dhms, samePixels } from "./helpers";
+
+const cjs = createRequire(import.meta.url)("../dist/index.cjs") as typeof esm;
+const remaining = dhms(2, 3, 4, 5);
+
+describe.each([
+  ["ESM", esm],
+  ["CommonJS", cjs],
+])("a render pool from the %s build", (_name, render) => {
+  const pool = render.createRenderPool({ threads: 2, maxQueue: 8 });
+  afterAll(() => pool.close());
+
+  it("renders on its threads exactly what the renderer renders in-process", async () => {
+    await pool.ready;
+    const input = { remainingSeconds: remaining, look: { theme: "dark" as const }, frames: 12 };
+    const [gif, png] = await Promise.all([pool.renderGif(input), pool.renderPng(input)]);
+    const local = render.createImageRenderer();
+    expect(Buffer.from(gif).equals(Buffer.from(await local.gif(input)))).toBe(true);
+    expect(Buffer.from(png).equals(Buffer.from(await local.png(input)))).toBe(true);
+    const decoded = decodeGif(gif);
+    expect(decoded.frames).toHaveLength(12);
+    expect(samePixels(decoded.frames[5]!, await local.rgba({ ...input, frame: 5 }))).toBe(true);
+    expect(pool.stats()).toMatchObject({ threads: 2, busy: 0, queued: 0, refused: 0 });
+  });
+
+  it("refuses bad input on the caller's thread, naming the field", async () => {
+    await expect(pool.renderGif({ remainingSeconds: 5, width: 5000 })).rejects.toMatchObject({
+      name: "RenderError",
+      code: "validation_error",
+      field: "width",
+    });
+    await expect(
+      pool.renderGif({ remainingSeconds: 5, look: { text_color: "red" } }),
+    ).rejects.toBeInstanceOf(render.RenderError);
+  });
+});
+
+describe("a full render queue", () => {
+  it("refuses at once with queue_full and a Retry-After hint, and serves the rest", async () => {
+    const pool = esm.createRenderPool({
+      threads: 1,
+      maxQueue: 2,
+      warm: false,
+      retryAfterSeconds: 3,
+    });
+    try {
+      // One renders, two wait, the other three are refused without waiting for anything.
+      const results = await Promise.allSettled(
+        [1, 2, 3, 4, 5, 6].map((s) => pool.renderGif({ remainingSeconds: s * 61, frames: 3 })),
+      );
+      const refused = results.filter((r) => r.status === "rejected");
+      expect(results.slice(0, 3).every((r) => r.status === "fulfilled")).toBe(true);
+      expect(refused).toHaveLength(3);
+      for (const r of refused)
+        expect((r as PromiseRejectedResult).reason).toMatchObject({
+          code: "queue_full",
+          retryAfterSeconds: 3,
+        });
+      for (const r of results.slice(0, 3))
+        expect(decodeGif((r as PromiseFulfilledResult<Uint8Array>).value).frames).toHaveLength(3);
+      expect(pool.stats()).toMatchObject({ rendered: 3, refused: 3, queued: 0, busy: 0 });
+      // The queue drained: the pool takes work again.
+      const again = await pool.renderGif({ remainingSeconds: 9, frames: 2 });
+      expect(decodeGif(again).frames).toHaveLength(2);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("a thread that built many atlases", () => {
+  it("is replaced by a fresh one once idle, and the pool renders on", async () => {
+    const pool = esm.createRenderPool({
+      threads: 1,
+      warm: false,
+      recycle: { afterAtlases: 3, idleMs: 100 },
+    });
+    try {
+      for (const width of [200, 300, 400])
+        await pool.renderPng({ remainingSeconds: 5, width, look: { show_labels: false } });
+      const [before] = await pool.cacheStats();
+      expect(before!.atlasBuilds).toBeGreaterThanOrEqual(3);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(pool.stats().recycled).toBe(1);
+      // A fresh thread: empty caches, and it renders.
+      const [after] = await pool.cacheStats();
+      expect(after).toMatchObject({ atlases: 0, atlasBuilds: 0 });
+      expect(
+        decodeGif(await pool.renderGif({ remainingSeconds: 9, frames: 2 })).frames,
+      ).toHaveLength(2);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("closing a pool", () => {
+  it("terminates its threads and rejects waiting, running and later jobs", async () => {
+    const pool = esm.createRenderPool({ threads: 1, maxQueue: 4, warm: false });
+    const jobs = Promise.allSettled([
+      pool.renderGif({ remainingSeconds: 100 }), // running
+      pool.renderGif({ remainingSeconds: 200 }), // waiting
+    ]);
+    await pool.close();
+    for (const outcome of await jobs)
+      expect(outcome).toMatchObject({ status: "rejected", reason: { code: "pool_closed" } });
+    await expect(pool.renderPng({ remainingSeconds: 1 })).rejects.toMatchObject({
+      code: "pool_closed",
+    });
+    expect(pool.stats().threads).toBe(0);
+  });
+
+  it("reports a thread that cannot start instead of waiting for it", async () => {
+    const pool = esm.createRenderPool({
+      threads: 1,
+      workerScript: new URL("data:text/javascript,process.exit(3)"),
+    });
+    try {
+      await expect(pool.ready).rejects.toMatchObject({ code: "render_failed" });
+      await expect(pool.renderGif({ remainingSeconds: 5 })).rejects.toMatchObject({
+        code: "render_failed",
+      });
+    } finally {
+      await pool.close();
+    }
+  });
+});

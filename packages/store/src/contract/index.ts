@@ -1,0 +1,10 @@
+// The Store contract, split by resource; `Store` composes the parts.
+export * from "./accounts";
+export * from "./common";
+export * from "./events";
+export * from "./housekeeping";
+export * from "./metering";
+export * from "./store";
+export * from "./timers";
+export * from "./viewers";
+export * from "./webhooks";

@@ -1,0 +1,31 @@
+import type { AccountStore } from "./accounts";
+import type { HousekeepingStore } from "./housekeeping";
+import type { MeteringStore } from "./metering";
+import type { TimerStore } from "./timers";
+import type { ViewerStore } from "./viewers";
+import type { WebhookStore, WebhookWorkerStore } from "./webhooks";
+
+/**
+ * The one persistence contract of tminus. Every adapter (SQLite, PostgreSQL, ...) implements
+ * `Store` and passes the conformance suite in `test/store-suite.ts` unchanged.
+ *
+ * Rules every adapter keeps:
+ * - All times are Unix milliseconds (numbers); the caller passes `now`, the store never reads
+ *   a clock except for housekeeping it is told to do.
+ * - Every query on tenant data is scoped by `account_id` AND `environment`.
+ * - Operations documented as atomic are one transaction: concurrent calls behave as if they
+ *   ran one after another.
+ */
+export interface Store
+  extends AccountStore,
+    TimerStore,
+    MeteringStore,
+    ViewerStore,
+    WebhookStore,
+    WebhookWorkerStore,
+    HousekeepingStore {
+  /** Adapter name for logs and errors, e.g. `sqlite`. */
+  readonly kind: string;
+  /** Releases the connection; the store is unusable afterwards. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,214 @@
+import { type AccountStore, StoreError } from "../../contract";
+import type { Db } from "../_db";
+import { mapConstraintError } from "../_errors";
+import { bumpCte } from "../_generations";
+import { KEY_COLUMNS, type KeyRow, toKey } from "../_rows";
+import { ms } from "../_sql";
+
+/** The API-key methods of the store. */
+export type ApiKeyQueries = Pick<
+  AccountStore,
+  "createApiKey" | "findApiKeyByHash" | "listApiKeys" | "revokeApiKey" | "rollApiKey"
+>;
+
+/** A key joined with its account, as the per-request lookup reads it. */
+interface KeyWithAccountRow extends KeyRow {
+  account_name: string;
+  account_plan: string;
+  account_status: "active" | "suspended";
+  account_created_at: string | number;
+}
+
+/** The key methods. Creating is a short transaction; everything else is one statement. */
+export function createApiKeyQueries(db: Db): ApiKeyQueries {
+  return {
+    async createApiKey(input) {
+      try {
+        return await db.transaction(async (query) => {
+          // Serialise key creation per account: a row lock on the account (NO KEY UPDATE does
+          // not block the foreign-key checks of the account's other inserts), never a table
+          // lock. The count below then runs in a new snapshot that sees every committed key.
+          const { rows: locked } = await query(
+            "SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE",
+            [input.account_id],
+          );
+          if (locked.length === 0) {
+            throw new StoreError("not_found", "API key refers to an account that does not exist");
+          }
+          const { rows } = await query<KeyRow & { live: number }>(
+            `WITH live AS (
+               SELECT count(*)::int AS live FROM api_keys
+               WHERE account_id = $2::text AND environment = $3::text AND revoked_at IS NULL
+                 AND expires_at IS NULL -- a rolled key's slot went to its replacement
+             ), inserted AS (
+               INSERT INTO api_keys (${KEY_COLUMNS})
+               SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text[], $7::bigint,
+                 NULL, NULL
+               FROM live WHERE live < $8::int
+               RETURNING ${KEY_COLUMNS}
+             )
+             SELECT live.live, inserted.* FROM live LEFT JOIN inserted ON true`,
+            [
+              input.id,
+              input.account_id,
+              input.environment,
+              input.prefix,
+              input.hash,
+              input.scopes,
+              input.now,
+              input.max_active_keys,
+            ],
+          );
+          const row = rows[0]!;
+          if (row.id === null) {
+            // Thrown inside the transaction: it rolls back and the error reaches the caller.
+            throw new StoreError(
+              "limit_reached",
+              `the account already has ${row.live} live ${input.environment} key(s), its limit is ${input.max_active_keys}`,
+            );
+          }
+          const { live: _, ...key } = row;
+          return toKey(key);
+        });
+      } catch (error) {
+        throw mapConstraintError(error, "API key");
+      }
+    },
+    // Hot path (every API request): one unique-index probe and a primary-key join.
+    async findApiKeyByHash(hash) {
+      const { rows } = await db.query<KeyWithAccountRow>(
+        `SELECT k.id, k.account_id, k.environment, k.prefix, k.hash, k.scopes, k.created_at,
+           k.revoked_at, k.expires_at, a.name AS account_name, a.plan AS account_plan,
+           a.status AS account_status, a.created_at AS account_created_at
+         FROM api_keys k JOIN accounts a ON a.id = k.account_id
+         WHERE k.hash = $1 AND k.revoked_at IS NULL`,
+        [hash],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      return {
+        key: toKey({
+          id: row.id,
+          account_id: row.account_id,
+          environment: row.environment,
+          prefix: row.prefix,
+          hash: row.hash,
+          scopes: row.scopes,
+          created_at: row.created_at,
+          revoked_at: row.revoked_at,
+          expires_at: row.expires_at,
+        }),
+        account: {
+          id: row.account_id,
+          name: row.account_name,
+          plan: row.account_plan,
+          status: row.account_status,
+          created_at: ms(row.account_created_at),
+        },
+      };
+    },
+    async listApiKeys(account_id, environment) {
+      const { rows } = environment
+        ? await db.query<KeyRow>(
+            `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 AND environment = $2
+             ORDER BY created_at DESC, id DESC`,
+            [account_id, environment],
+          )
+        : await db.query<KeyRow>(
+            `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1
+             ORDER BY created_at DESC, id DESC`,
+            [account_id],
+          );
+      return rows.map(toKey);
+    },
+    async revokeApiKey(input) {
+      // One statement: lock the live matches, revoke only when exactly one matched. A revoke
+      // racing another waits for its lock, then sees the key revoked and matches nothing.
+      const { rows } = await db.query<KeyRow & { matches: number }>(
+        `WITH matched AS (
+           SELECT id FROM api_keys
+           WHERE (id = $1 OR prefix = $1) AND revoked_at IS NULL
+             AND (expires_at IS NULL OR expires_at > $3::bigint)
+             AND ($2::text IS NULL OR account_id = $2)
+           FOR UPDATE
+         ), n AS (
+           SELECT count(*)::int AS matches FROM matched
+         ), revoked AS (
+           UPDATE api_keys k SET revoked_at = $3::bigint FROM n
+           WHERE n.matches = 1 AND k.id IN (SELECT id FROM matched)
+           RETURNING ${KEY_COLUMNS.split(", ")
+             .map((c) => `k.${c}`)
+             .join(", ")}
+         ), gen AS (${bumpCte("auth", "revoked")})
+         SELECT n.matches, revoked.* FROM n LEFT JOIN revoked ON true`,
+        [input.id_or_prefix, input.account_id ?? null, input.now],
+      );
+      const { matches, ...row } = rows[0]!;
+      if (matches === 0) return null;
+      // Revoking the wrong key is worse than refusing: an ambiguous prefix needs the id.
+      if (matches > 1) {
+        throw new StoreError(
+          "conflict",
+          `"${input.id_or_prefix}" matches ${matches} live keys; revoke by id`,
+        );
+      }
+      return toKey(row as KeyRow);
+    },
+    async rollApiKey(input) {
+      try {
+        return await db.transaction(async (query) => {
+          // Lock the live matches: a concurrent roll or revoke of the same key waits, then sees
+          // it changed and refuses.
+          const { rows } = await query<KeyRow>(
+            `SELECT ${KEY_COLUMNS} FROM api_keys
+             WHERE (id = $1 OR prefix = $1) AND revoked_at IS NULL
+               AND (expires_at IS NULL OR expires_at > $3::bigint)
+               AND ($2::text IS NULL OR account_id = $2)
+             FOR UPDATE`,
+            [input.id_or_prefix, input.account_id ?? null, input.now],
+          );
+          if (rows.length === 0) return null;
+          if (rows.length > 1) {
+            throw new StoreError(
+              "conflict",
+              `"${input.id_or_prefix}" matches ${rows.length} live keys; roll by id`,
+            );
+          }
+          const row = rows[0]!;
+          if (row.expires_at !== null) {
+            throw new StoreError(
+              "conflict",
+              `key ${row.prefix} was already rolled; it stops working at ${new Date(ms(row.expires_at)).toISOString()}`,
+            );
+          }
+          const { rows: ended } = await query<KeyRow>(
+            `WITH k AS (
+               UPDATE api_keys SET expires_at = $1::bigint WHERE id = $2 RETURNING ${KEY_COLUMNS}
+             ), gen AS (${bumpCte("auth", "k")})
+             SELECT * FROM k`,
+            [input.expires_at, row.id],
+          );
+          const rolled = toKey(ended[0]!);
+          const next = input.replacement(rolled);
+          const { rows: inserted } = await query<KeyRow>(
+            `INSERT INTO api_keys (${KEY_COLUMNS})
+             VALUES ($1, $2, $3, $4, $5, $6::text[], $7::bigint, NULL, NULL)
+             RETURNING ${KEY_COLUMNS}`,
+            [
+              next.id,
+              row.account_id,
+              row.environment,
+              next.prefix,
+              next.hash,
+              row.scopes,
+              input.now,
+            ],
+          );
+          return { rolled, replacement: toKey(inserted[0]!) };
+        });
+      } catch (error) {
+        throw mapConstraintError(error, "API key");
+      }
+    },
+  };
+}

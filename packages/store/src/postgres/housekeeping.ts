@@ -1,0 +1,71 @@
+import type { HousekeepingStore } from "../contract";
+import type { Db } from "./_db";
+
+/** Service secrets and purging. */
+export type HousekeepingQueries = Pick<HousekeepingStore, "getOrCreateSecret" | "purge">;
+
+/** Settled webhook deliveries deleted per statement by the retention purge. */
+const PURGE_BATCH = 500;
+
+/** The secret and purge methods. */
+export function createHousekeepingQueries(db: Db): HousekeepingQueries {
+  const read = async (name: string) => {
+    const { rows } = await db.query<{ value: string }>(
+      "SELECT value FROM secrets WHERE name = $1",
+      [name],
+    );
+    return rows[0]?.value;
+  };
+  return {
+    async getOrCreateSecret(name, create) {
+      const known = await read(name);
+      if (known !== undefined) return known;
+      // The primary key decides between processes that start together: the first insert wins
+      // and everyone reads the winner's value.
+      await db.query("INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
+        name,
+        create(),
+      ]);
+      return (await read(name))!;
+    },
+    async purge({ now, request_log_before, rate_windows_before, webhook_deliveries_before }) {
+      // One statement: all three deletes commit together or not at all. Row locks only.
+      await db.query(
+        `WITH idempotency AS (
+           DELETE FROM idempotency_keys WHERE expires_at <= $1
+         ), log AS (
+           DELETE FROM request_log WHERE created_at < $2
+         )
+         DELETE FROM rate_windows WHERE window_start < $3`,
+        [now, request_log_before, rate_windows_before],
+      );
+      // Settled deliveries in bounded batches, each one statement: attempts, deliveries and the
+      // events no other delivery needs go together. SKIP LOCKED leaves rows a worker holds.
+      for (;;) {
+        const { rows } = await db.query<{ purged: number }>(
+          `WITH doomed AS (
+             SELECT id, event_id FROM webhook_deliveries
+             WHERE status <> 'pending' AND updated_at < $1::bigint
+             ORDER BY updated_at LIMIT $2
+             FOR UPDATE SKIP LOCKED
+           ), attempts AS (
+             DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM doomed)
+           ), deliveries AS (
+             DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM doomed)
+           ), events AS (
+             -- The statement sees the rows as before its own deletes: skip the doomed ones.
+             DELETE FROM webhook_events e
+             WHERE e.id IN (SELECT event_id FROM doomed)
+               AND NOT EXISTS (
+                 SELECT 1 FROM webhook_deliveries x
+                 WHERE x.event_id = e.id AND x.id NOT IN (SELECT id FROM doomed)
+               )
+           )
+           SELECT count(*)::int AS purged FROM doomed`,
+          [webhook_deliveries_before, PURGE_BATCH],
+        );
+        if ((rows[0]?.purged ?? 0) < PURGE_BATCH) break;
+      }
+    },
+  };
+}

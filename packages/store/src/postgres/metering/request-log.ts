@@ -1,0 +1,62 @@
+import type { MeteringStore } from "../../contract";
+import type { Db } from "../_db";
+import { REQUEST_LOG_COLUMNS, type RequestLogRow, toRequestLogEntry } from "../_rows";
+import { Params } from "../_sql";
+
+/** The request-log methods of the store. */
+export type RequestLogQueries = Pick<MeteringStore, "logRequests" | "listRequestLog">;
+
+/** The request-log methods: a batch is one INSERT (one transaction), a page one SELECT. */
+export function createRequestLogQueries(db: Db): RequestLogQueries {
+  return {
+    async logRequests(entries) {
+      if (entries.length === 0) return;
+      // One statement for the batch: the columns travel as arrays, unnested server-side.
+      const column = <K extends keyof (typeof entries)[number]>(k: K) => entries.map((e) => e[k]);
+      await db.query(
+        `INSERT INTO request_log (${REQUEST_LOG_COLUMNS})
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+           $6::text[], $7::text[], $8::text[], $9::integer[], $10::text[],
+           $11::double precision[], $12::bigint[])`,
+        [
+          column("id"),
+          column("account_id"),
+          column("environment"),
+          column("key_id"),
+          column("key_prefix"),
+          column("request_id"),
+          column("method"),
+          column("route"),
+          column("status"),
+          column("error_code"),
+          column("duration_ms"),
+          column("created_at"),
+        ],
+      );
+    },
+    async listRequestLog(query) {
+      if (!(query.limit > 0)) return [];
+      const p = new Params();
+      const filters: string[] = [];
+      const filter = (column: string, value: string | undefined) => {
+        if (value !== undefined) filters.push(`AND ${column} = ${p.text(value)}`);
+      };
+      const where = `account_id = ${p.text(query.account_id)} AND environment = ${p.text(query.environment)}`;
+      filter("request_id", query.request_id);
+      filter("route", query.route);
+      filter("key_id", query.key_id);
+      filter("key_prefix", query.key_prefix);
+      if (query.status !== undefined) filters.push(`AND status = ${p.int(query.status)}`);
+      // Newest first, strictly before `after`; a request-id lookup walks request_log_request.
+      const after = query.after
+        ? `AND (created_at, id) < (${p.big(query.after.value)}, ${p.text(query.after.id)})`
+        : "";
+      const { rows } = await db.query<RequestLogRow>(
+        `SELECT ${REQUEST_LOG_COLUMNS} FROM request_log WHERE ${where} ${filters.join(" ")} ${after}
+         ORDER BY created_at DESC, id DESC LIMIT ${p.int(query.limit)}`,
+        p.values,
+      );
+      return rows.map(toRequestLogEntry);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { createRequire } from "node:module";
+
+/** What a query answers: the rows and, for writes, how many rows it touched. */
+export interface PgQueryResult<R> {
+  rows: R[];
+  rowCount: number | null;
+}
+
+/**
+ * The slice of a node-postgres `PoolClient` the adapter calls: one connection checked out of
+ * the pool, for a transaction. Declared structurally (as kysely does), so the public types do
+ * not depend on `pg` and any driver with this shape fits.
+ */
+export interface PgPoolClient {
+  // biome-ignore lint/suspicious/noExplicitAny: pg declares its rows as any; callers narrow.
+  query<R = any>(text: string, values?: unknown[]): Promise<PgQueryResult<R>>;
+  /** Returns the connection to the pool; a truthy argument destroys it instead. */
+  release(destroy?: Error | boolean): void;
+}
+
+/** The slice of a node-postgres `Pool` the adapter calls (a `pg.Pool` is one). */
+export interface PgPool {
+  // biome-ignore lint/suspicious/noExplicitAny: pg declares its rows as any; callers narrow.
+  query<R = any>(text: string, values?: unknown[]): Promise<PgQueryResult<R>>;
+  connect(): Promise<PgPoolClient>;
+  end(): Promise<void>;
+}
+
+/** Codes of the errors the PostgreSQL adapter throws while it gets ready. */
+export type PostgresStoreErrorCode = "driver_missing" | "schema_newer" | "schema_outdated";
+
+/** Why a PostgreSQL store cannot be used: one line, meant to be shown as it is. */
+export class PostgresStoreError extends Error {
+  readonly code: PostgresStoreErrorCode;
+  constructor(code: PostgresStoreErrorCode, message: string) {
+    super(message);
+    this.name = "PostgresStoreError";
+    this.code = code;
+  }
+}
+
+/** Options the adapter passes when it creates the pool itself. */
+export interface PgPoolConfig {
+  connectionString: string;
+  max?: number;
+}
+
+/** The part of the `pg` module the adapter uses. */
+interface PgModule {
+  Pool: new (config: PgPoolConfig) => PgPool;
+}
+
+/**
+ * Loads `pg` when a store is made from a connection string, so SQLite-only users never need it
+ * installed. Synchronous on purpose: a missing driver throws at the call site. `require` is made
+ * from this module's URL (tsup shims `import.meta.url` in the CJS build), so `pg` resolves from
+ * where @tminus/store is installed, as its optional peer dependency.
+ */
+export function loadPg(): PgModule {
+  let mod: unknown;
+  try {
+    mod = createRequire(import.meta.url)("pg");
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    const missing = code === "MODULE_NOT_FOUND" || code === "ERR_MODULE_NOT_FOUND";
+    // Only `pg` itself: a broken install (pg present, one of its files missing) is a fault.
+    if (missing && /['"]pg['"]/.test(String((error as Error).message))) {
+      throw new PostgresStoreError(
+        "driver_missing",
+        "tminus postgres store: the PostgreSQL driver is not installed; run `npm install pg` (an optional peer dependency of @tminus/store)",
+      );
+    }
+    throw error;
+  }
+  // pg is CommonJS; a bundler's interop may wrap it in { default }.
+  const pg = mod as PgModule & { default?: PgModule };
+  return pg.Pool ? pg : (pg.default as PgModule);
+}

@@ -1,0 +1,19 @@
+import type { WebhookStore, WebhookWorkerStore } from "../../contract";
+import type { Db } from "../_db";
+import { createWebhookDeliveryQueries } from "./deliveries";
+import { createWebhookDestinationQueries } from "./destinations";
+import { createWebhookRuleQueries } from "./rules";
+import { createWebhookScheduleQueries } from "./schedule";
+
+/**
+ * The webhook parts of the PostgreSQL adapter: destinations, rules and deliveries for the API,
+ * leased claims and time-based rules for workers.
+ */
+export function createPostgresWebhookStore(db: Db): WebhookStore & WebhookWorkerStore {
+  return {
+    ...createWebhookDestinationQueries(db),
+    ...createWebhookRuleQueries(db),
+    ...createWebhookDeliveryQueries(db),
+    ...createWebhookScheduleQueries(db),
+  };
+}

@@ -1,0 +1,186 @@
+import { type ApiKeyRecord, type RollApiKeyInput, type Store, StoreError } from "../../contract";
+import { mapConstraintError } from "../_errors";
+import type { Generations } from "../_generations";
+import { KEY_COLUMNS, type KeyRow, toKey } from "../_rows";
+import type { SqliteDatabase } from "../database";
+
+/** The API-key methods of the store, over statements prepared once. */
+export type ApiKeyQueries = Pick<
+  Store,
+  "createApiKey" | "findApiKeyByHash" | "listApiKeys" | "revokeApiKey" | "rollApiKey"
+>;
+
+/** A key joined with its account, as the per-request lookup reads it. */
+interface KeyWithAccountRow extends KeyRow {
+  account_name: string;
+  account_plan: string;
+  account_status: "active" | "suspended";
+  account_created_at: number;
+}
+
+/** Prepares the key statements and returns the key methods. */
+export function createApiKeyQueries(db: SqliteDatabase, generations: Generations): ApiKeyQueries {
+  // A rolled key (one with an end) does not hold a slot: its replacement took it over.
+  const countLive = db.prepare(
+    `SELECT count(*) AS live FROM api_keys
+     WHERE account_id = ? AND environment = ? AND revoked_at IS NULL AND expires_at IS NULL`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO api_keys (${KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)
+     RETURNING ${KEY_COLUMNS}`,
+  );
+  // Hot path (every API request): one unique-index probe and a primary-key join.
+  const byHash = db.prepare(
+    `SELECT k.id, k.account_id, k.environment, k.prefix, k.hash, k.scopes, k.created_at,
+       k.revoked_at, k.expires_at, a.name AS account_name, a.plan AS account_plan,
+       a.status AS account_status, a.created_at AS account_created_at
+     FROM api_keys k JOIN accounts a ON a.id = k.account_id
+     WHERE k.hash = ? AND k.revoked_at IS NULL`,
+  );
+  const listAll = db.prepare(
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id DESC`,
+  );
+  const listInEnvironment = db.prepare(
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? AND environment = ?
+     ORDER BY created_at DESC, id DESC`,
+  );
+  const liveMatches = db.prepare(
+    `SELECT ${KEY_COLUMNS} FROM api_keys
+     WHERE (id = @needle OR prefix = @needle) AND revoked_at IS NULL
+       AND (expires_at IS NULL OR expires_at > @now)
+       AND (@account_id IS NULL OR account_id = @account_id)`,
+  );
+  const revoke = db.prepare(
+    `UPDATE api_keys SET revoked_at = ? WHERE id = ? RETURNING ${KEY_COLUMNS}`,
+  );
+  const scheduleEnd = db.prepare(
+    `UPDATE api_keys SET expires_at = ? WHERE id = ? RETURNING ${KEY_COLUMNS}`,
+  );
+
+  type CreateInput = Parameters<Store["createApiKey"]>[0];
+  // IMMEDIATE takes the write lock before counting, so two creates cannot both see room.
+  const createTx = db.transaction((input: CreateInput): ApiKeyRecord => {
+    const { live } = countLive.get(input.account_id, input.environment) as { live: number };
+    if (live >= input.max_active_keys) {
+      throw new StoreError(
+        "limit_reached",
+        `the account already has ${live} live ${input.environment} key(s), its limit is ${input.max_active_keys}`,
+      );
+    }
+    const row = insert.get(
+      input.id,
+      input.account_id,
+      input.environment,
+      input.prefix,
+      input.hash,
+      JSON.stringify(input.scopes),
+      input.now,
+    );
+    return toKey(row as KeyRow);
+  });
+
+  /** The one live key an id or prefix names; null for none, `conflict` for several. */
+  const oneLive = (
+    input: { id_or_prefix: string; account_id?: string; now: number },
+    verb: string,
+  ): KeyRow | null => {
+    const rows = liveMatches.all({
+      needle: input.id_or_prefix,
+      account_id: input.account_id ?? null,
+      now: input.now,
+    }) as KeyRow[];
+    if (rows.length === 0) return null;
+    // Acting on the wrong key is worse than refusing: an ambiguous prefix needs the id.
+    if (rows.length > 1) {
+      throw new StoreError(
+        "conflict",
+        `"${input.id_or_prefix}" matches ${rows.length} live keys; ${verb} by id`,
+      );
+    }
+    return rows[0]!;
+  };
+
+  type RevokeInput = Parameters<Store["revokeApiKey"]>[0];
+  const revokeTx = db.transaction((input: RevokeInput): ApiKeyRecord | null => {
+    const row = oneLive(input, "revoke");
+    if (!row) return null;
+    generations.bump("auth");
+    return toKey(revoke.get(input.now, row.id) as KeyRow);
+  });
+
+  const rollTx = db.transaction((input: RollApiKeyInput) => {
+    const row = oneLive(input, "roll");
+    if (!row) return null;
+    if (row.expires_at !== null) {
+      throw new StoreError(
+        "conflict",
+        `key ${row.prefix} was already rolled; it stops working at ${new Date(row.expires_at).toISOString()}`,
+      );
+    }
+    const rolled = toKey(scheduleEnd.get(input.expires_at, row.id) as KeyRow);
+    generations.bump("auth");
+    const next = input.replacement(rolled);
+    const replacement = toKey(
+      insert.get(
+        next.id,
+        row.account_id,
+        row.environment,
+        next.prefix,
+        next.hash,
+        row.scopes,
+        input.now,
+      ) as KeyRow,
+    );
+    return { rolled, replacement };
+  });
+
+  return {
+    async createApiKey(input) {
+      try {
+        return createTx.immediate(input);
+      } catch (error) {
+        throw mapConstraintError(error, "API key");
+      }
+    },
+    async findApiKeyByHash(hash) {
+      const row = byHash.get(hash) as KeyWithAccountRow | undefined;
+      if (!row) return null;
+      return {
+        key: {
+          id: row.id,
+          account_id: row.account_id,
+          environment: row.environment,
+          prefix: row.prefix,
+          hash: row.hash,
+          scopes: JSON.parse(row.scopes) as string[],
+          created_at: row.created_at,
+          revoked_at: row.revoked_at,
+          expires_at: row.expires_at,
+        },
+        account: {
+          id: row.account_id,
+          name: row.account_name,
+          plan: row.account_plan,
+          status: row.account_status,
+          created_at: row.account_created_at,
+        },
+      };
+    },
+    async listApiKeys(account_id, environment) {
+      const rows = (
+        environment ? listInEnvironment.all(account_id, environment) : listAll.all(account_id)
+      ) as KeyRow[];
+      return rows.map(toKey);
+    },
+    async revokeApiKey(input) {
+      return revokeTx.immediate(input);
+    },
+    async rollApiKey(input) {
+      try {
+        return rollTx.immediate(input);
+      } catch (error) {
+        throw mapConstraintError(error, "API key");
+      }
+    },
+  };
+}
