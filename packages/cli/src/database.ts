@@ -19,6 +19,9 @@ export const DEFAULT_DB = ".tminus/tminus.db";
 /** Connections per process when `--pool-size` is not given (pg's own default). */
 export const DEFAULT_POOL_SIZE = 10;
 
+/** How long a statement may wait to open or borrow a connection before its request fails. */
+export const POOL_WAIT_MS = 30_000;
+
 /** The database a command works on: a SQLite file, or a PostgreSQL connection URL. */
 export type DatabaseTarget =
   | { kind: "sqlite"; path: string }
@@ -214,9 +217,11 @@ async function createPool(
     pool = new pg.Pool({
       connectionString: target.url,
       max: options.poolSize ?? DEFAULT_POOL_SIZE,
-      // A server that never answers (a firewall dropping packets) fails the start instead of
-      // hanging it for the system's TCP timeout.
-      connectionTimeoutMillis: 10_000,
+      // pg applies this both to opening a connection and to waiting for a free one. A server
+      // that never answers (a firewall dropping packets) fails instead of hanging for the
+      // system's TCP timeout, and a burst queued behind the pool waits this long before its
+      // requests fail; 10 s failed bursts of 1,000 creates on a loaded 2-core machine.
+      connectionTimeoutMillis: POOL_WAIT_MS,
       application_name: options.role ?? "tminus",
     });
   } catch (error) {
