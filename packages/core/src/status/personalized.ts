@@ -13,6 +13,7 @@
 
 import type { PersonalizedTimerDefinition } from "../schema/timer";
 import { parseOffsetDateTime } from "../time/offset-date-time";
+import { assertClock } from "./clock";
 import { remainingParts, statusFromTarget } from "./remaining";
 import type { StatusInput, TimerStatusResult } from "./types";
 
@@ -26,6 +27,7 @@ export function personalizedStatus(
   now: number,
 ): TimerStatusResult {
   const { definition, clock, viewer } = input;
+  assertClock(clock, now);
   const p = definition.personalization;
   // Frozen while paused, like every other timer.
   const at = clock.paused_at ?? now;

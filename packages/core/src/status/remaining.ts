@@ -1,4 +1,5 @@
 import { TIME_UNITS, type TimeUnit, UNIT_SECONDS, unitRank } from "../time/units";
+import { assertClock } from "./clock";
 import type { RemainingTime, TimerClock, TimerStatusResult } from "./types";
 
 /**
@@ -31,6 +32,8 @@ export function statusFromTarget(
   clock: TimerClock,
   now: number,
 ): TimerStatusResult {
+  assertClock(clock, now);
+  if (!Number.isFinite(baseTarget)) throw new RangeError("invalid target: not a finite instant");
   const target = baseTarget + clock.extended_seconds * 1000 + clock.paused_ms;
   // A paused countdown is frozen where it stood when the pause began.
   const at = clock.paused_at ?? now;
