@@ -327,17 +327,78 @@ describe("DTSTART, COUNT, UNTIL, EXDATE", () => {
     ).toEqual(["2026-01-02T16:00:00Z", "2026-01-16T16:00:00Z", "2026-01-23T16:00:00Z"]);
   });
 
-  test("EXDATE in a gap removes the occurrence it resolves to", () => {
+  test("an EXDATE names a generated wall time, not the instant a gap time resolves to", () => {
+    // 02:30 does not exist on 2026-03-08 in New York, and the rule never generates
+    // 02:30 anyway: the 03:30 occurrence that 02:30 would resolve to stays.
     expect(
       first(
         "FREQ=DAILY;BYHOUR=3;BYMINUTE=30",
         "2026-03-07T03:30",
         "America/New_York",
         "2026-03-07T00:00:00Z",
+        3,
+        ["2026-03-08T02:30"],
+      ),
+    ).toEqual(["2026-03-07T08:30:00Z", "2026-03-08T07:30:00Z", "2026-03-09T07:30:00Z"]);
+    // An EXDATE at the wall time the rule generates in the gap removes that occurrence.
+    expect(
+      first(
+        "FREQ=DAILY;BYHOUR=2;BYMINUTE=30",
+        "2026-03-07T02:30",
+        "America/New_York",
+        "2026-03-07T00:00:00Z",
         2,
         ["2026-03-08T02:30"],
       ),
-    ).toEqual(["2026-03-07T08:30:00Z", "2026-03-09T07:30:00Z"]);
+    ).toEqual(["2026-03-07T07:30:00Z", "2026-03-09T06:30:00Z"]);
+  });
+
+  describe("Pacific/Kiritimati skipped 1994-12-31 (UTC-10 to UTC+14)", () => {
+    // 1994-12-31T09:00 does not exist: it moves forward by the 24-hour gap onto the
+    // instant of 1995-01-01T09:00, so the two wall times are one occurrence.
+    const daily = ["FREQ=DAILY", "1994-12-29T09:00", "Pacific/Kiritimati", "1994-12-01T00:00:00Z"];
+    const all = [
+      "1994-12-29T19:00:00Z",
+      "1994-12-30T19:00:00Z",
+      "1994-12-31T19:00:00Z",
+      "1995-01-01T19:00:00Z",
+    ];
+    const run = (exdates: string[], rrule = "FREQ=DAILY") =>
+      first(rrule, daily[1]!, daily[2]!, daily[3]!, 4, exdates);
+
+    test("the removed day's wall time and the next day's share one instant", () => {
+      expect(run([])).toEqual(all);
+    });
+
+    test("an EXDATE on 1995-01-01 keeps the occurrence that merely shifts onto its instant", () => {
+      expect(run(["1995-01-01T09:00"])).toEqual(all);
+    });
+
+    test("an EXDATE on the removed day keeps 1995-01-01's own occurrence", () => {
+      expect(run(["1994-12-31T09:00"])).toEqual(all);
+    });
+
+    test("excluding both wall times removes the instant", () => {
+      expect(run(["1994-12-31T09:00", "1995-01-01T09:00"])).toEqual([
+        "1994-12-29T19:00:00Z",
+        "1994-12-30T19:00:00Z",
+        "1995-01-01T19:00:00Z",
+        "1995-01-02T19:00:00Z",
+      ]);
+    });
+
+    test("with COUNT, both wall times count and the shared instant stays", () => {
+      expect(run(["1995-01-01T09:00"], "FREQ=DAILY;COUNT=4")).toEqual(all.slice(0, 3));
+      expect(
+        previousOccurrence(
+          rule("FREQ=DAILY;COUNT=4"),
+          local("1994-12-29T09:00"),
+          "Pacific/Kiritimati",
+          ms("1995-06-01T00:00:00Z"),
+          { exdates: [local("1995-01-01T09:00")] },
+        ),
+      ).toBe(ms("1994-12-31T19:00:00Z"));
+    });
   });
 
   test("UNTIL in UTC is inclusive", () => {
