@@ -183,6 +183,17 @@ describe("extensions", () => {
     expect(() => at(0.5)).toThrow("extended_seconds must be an integer >= 0");
   });
 
+  it("refuses a definition whose instants do not parse (corrupt data, never a validated one)", () => {
+    const badFixed = { ...fixed, deadline_at: "tomorrow" } as TimerDefinition;
+    expect(() => computeStatus({ definition: badFixed, clock: clock() }, DEADLINE)).toThrow(
+      "invalid deadline_at: tomorrow",
+    );
+    const badCap = { ...duration, not_after: "later" } as TimerDefinition;
+    expect(() =>
+      computeStatus({ definition: badCap, clock: clock({ published_at: DEADLINE }) }, DEADLINE),
+    ).toThrow("invalid not_after: later");
+  });
+
   it("rejects a negative pause and an instant that is not finite", () => {
     expect(() =>
       computeStatus({ definition: fixed, clock: clock({ paused_ms: -1 }) }, DEADLINE),
