@@ -714,3 +714,87 @@ describe("termination and performance", () => {
     ).toThrow(RangeError);
   });
 });
+
+describe("windows, order and merged times", () => {
+  const daily = rule("FREQ=DAILY");
+  const start = local("2026-01-01T09:00");
+  const at = (day: number) => Date.UTC(2026, 0, day, 9);
+
+  test("occurrencesBetween is (from, to]: an occurrence at from is out, one at to is in", () => {
+    expect(occurrencesBetween(daily, start, "Etc/UTC", at(2), at(4))).toEqual([at(3), at(4)]);
+    expect(occurrencesBetween(daily, start, "Etc/UTC", at(2) - 1, at(4) - 1)).toEqual([
+      at(2),
+      at(3),
+    ]);
+    expect(occurrencesBetween(daily, start, "Etc/UTC", at(4), at(4))).toEqual([]);
+  });
+
+  test("occurrencesBetween stops at limit, 1,000 by default", () => {
+    const far = Date.UTC(2040, 0, 1);
+    expect(occurrencesBetween(daily, start, "Etc/UTC", 0, far)).toHaveLength(1000);
+    expect(occurrencesBetween(daily, start, "Etc/UTC", 0, far, { limit: 3 })).toEqual([
+      at(1),
+      at(2),
+      at(3),
+    ]);
+  });
+
+  test("next is strictly after, previous is at or before", () => {
+    expect(nextOccurrence(daily, start, "Etc/UTC", at(2))).toBe(at(3));
+    expect(nextOccurrence(daily, start, "Etc/UTC", at(2) - 1)).toBe(at(2));
+    expect(previousOccurrence(daily, start, "Etc/UTC", at(2))).toBe(at(2));
+    expect(previousOccurrence(daily, start, "Etc/UTC", at(2) - 1)).toBe(at(1));
+    expect(previousOccurrence(daily, start, "Etc/UTC", at(1) - 1)).toBeNull();
+  });
+
+  test("one rule object asked about other zones, starts and exdates gets their own answers", () => {
+    const from = Date.UTC(2025, 11, 31);
+    expect(nextOccurrence(daily, start, "Etc/UTC", from)).toBe(at(1));
+    expect(nextOccurrence(daily, start, "Asia/Tokyo", from)).toBe(Date.UTC(2026, 0, 1, 0));
+    expect(nextOccurrence(daily, local("2026-01-05T09:00"), "Etc/UTC", from)).toBe(at(5));
+    expect(
+      nextOccurrence(daily, start, "Etc/UTC", from, { exdates: [local("2026-01-01T09:00")] }),
+    ).toBe(at(2));
+    expect(nextOccurrence(daily, start, "Etc/UTC", from)).toBe(at(1));
+  });
+
+  // Lord Howe Island springs forward from 02:00 to 02:30 (+10:30 to +11:00) on 2026-10-04:
+  // 02:10 moves to 02:40, after 02:30, which exists. Wall order and instant order differ.
+  const lordHowe = "Australia/Lord_Howe";
+  const t0230 = Date.parse("2026-10-03T15:30:00Z");
+  const t0240 = Date.parse("2026-10-03T15:40:00Z");
+
+  test.each([
+    ["FREQ=DAILY;BYHOUR=2;BYMINUTE=10,30", "without COUNT"],
+    ["FREQ=DAILY;BYHOUR=2;BYMINUTE=10,30;COUNT=4", "with COUNT"],
+  ])("a gap can reorder wall times: occurrences are in instant order (%s)", (text, _) => {
+    const r = rule(text);
+    const dt = local("2026-10-04T02:10");
+    const from = Date.parse("2026-10-01T00:00:00Z");
+    expect(occurrencesBetween(r, dt, lordHowe, from, t0240 + 86_400_000, { limit: 3 })).toEqual([
+      t0230,
+      t0240,
+      Date.parse("2026-10-04T15:10:00Z"),
+    ]);
+    expect(nextOccurrence(r, dt, lordHowe, from)).toBe(t0230);
+    expect(previousOccurrence(r, dt, lordHowe, t0240 - 1)).toBe(t0230);
+    expect(previousOccurrence(r, dt, lordHowe, t0230 - 1)).toBeNull();
+  });
+
+  test.each([
+    ["FREQ=DAILY;BYHOUR=2,3;BYMINUTE=0", "without COUNT"],
+    ["FREQ=DAILY;BYHOUR=2,3;BYMINUTE=0;COUNT=4", "with COUNT"],
+  ])("two wall times on one instant are one occurrence (%s)", (text, _) => {
+    // New York, 2026-03-08: 02:00 does not exist and moves to 03:00 EDT.
+    const r = rule(text);
+    const dt = local("2026-03-08T02:00");
+    const from = Date.parse("2026-03-01T00:00:00Z");
+    expect(
+      occurrencesBetween(r, dt, "America/New_York", from, Date.parse("2026-03-10T00:00:00Z")),
+    ).toEqual([
+      Date.parse("2026-03-08T07:00:00Z"),
+      Date.parse("2026-03-09T06:00:00Z"),
+      Date.parse("2026-03-09T07:00:00Z"),
+    ]);
+  });
+});
