@@ -17,6 +17,8 @@ export default defineConfig({
     },
   },
   test: {
+    // fast-check defaults shared by every project: fixed runs, replay by FC_SEED/FC_PATH.
+    setupFiles: [src("./vitest.setup.ts")],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

@@ -70,8 +70,15 @@ describe("tminus serve", () => {
     const first = await serve(["--db", db]);
     const sandbox = /sandbox\s+(svc_test_\w+)/.exec(first.output)?.[1];
     const production = /production\s+(svc_live_\w+)/.exec(first.output)?.[1];
-    expect(sandbox).toBeDefined();
-    expect(production).toBeDefined();
+    // Each secret in the documented format: prefix, 32 base62 characters, a 6-character checksum.
+    expect(sandbox).toMatch(/^svc_test_[0-9A-Za-z]{38}$/);
+    expect(production).toMatch(/^svc_live_[0-9A-Za-z]{38}$/);
+    // Shown once each, plus the sandbox key in the curl line; nowhere else.
+    expect(first.output.match(/svc_(test|live)_[0-9A-Za-z]{38}/g)).toEqual([
+      sandbox,
+      production,
+      sandbox,
+    ]);
     const curl = /^\s*(curl .+)$/m.exec(first.output)?.[1];
     expect(curl).toContain(first.url);
     // Run the printed line as a user would paste it.

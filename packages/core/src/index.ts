@@ -69,7 +69,7 @@ export {
   timerSchemas,
 } from "./schema/timer";
 export { isPlainObject, validateTimerCreate } from "./schema/validate";
-export { emptyClock } from "./status/clock";
+export { clockIssue, emptyClock } from "./status/clock";
 export { durationStatus } from "./status/duration";
 export { fixedStatus } from "./status/fixed";
 export { computeStatus } from "./status/index";

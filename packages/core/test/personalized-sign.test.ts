@@ -52,10 +52,11 @@ describe("hmacSha256", () => {
   test("matches node:crypto for random keys (short, block-sized, longer than a block) and messages", () => {
     fc.assert(
       fc.property(
-        fc.oneof(
-          fc.uint8Array({ maxLength: 200 }),
-          fc.uint8Array({ minLength: 64, maxLength: 64 }),
-        ),
+        // Exact lengths: fast-check's default sizes keep arrays short, and keys longer
+        // than the 64-byte block (hashed first, RFC 2104) must be drawn as often as short ones.
+        fc
+          .oneof(fc.integer({ min: 0, max: 200 }), fc.constantFrom(0, 1, 63, 64, 65, 128, 200))
+          .chain((n) => fc.uint8Array({ minLength: n, maxLength: n })),
         fc.uint8Array({ maxLength: 300 }),
         (key, message) => {
           expect(hex(hmacSha256(key, message))).toBe(
@@ -65,6 +66,19 @@ describe("hmacSha256", () => {
       ),
       { numRuns: 300, seed },
     );
+  });
+
+  test("keys longer than a block are hashed first: the same MAC as their digest as key", () => {
+    for (const length of [65, 100, 1000]) {
+      const key = new Uint8Array(length).map((_, i) => (i * 7 + 3) & 0xff);
+      const mac = hex(hmacSha256(key, "message"));
+      expect(mac).toBe(createHmac("sha256", key).update("message").digest("hex"));
+      expect(mac).toBe(hex(hmacSha256(sha256(key), "message")));
+    }
+    // A 64-byte key is used as is, not hashed.
+    const block = new Uint8Array(64).fill(1);
+    expect(hex(hmacSha256(block, "m"))).not.toBe(hex(hmacSha256(sha256(block), "m")));
+    expect(hex(hmacSha256(block, "m"))).toBe(createHmac("sha256", block).update("m").digest("hex"));
   });
 
   test("string keys and messages are UTF-8", () => {

@@ -150,6 +150,26 @@ describe("personalizedStatus", () => {
     });
   });
 
+  test("a start exactly now is running, not waiting; one a millisecond later is not started", () => {
+    const start = now;
+    expect(status(byStart, { start_at: start })).toMatchObject({
+      state: "running",
+      remaining: { total_seconds: 86_400 },
+      target_at: start + 86_400_000,
+    });
+    expect(status(byStart, { start_at: start + 1 }).state).toBe("not_started");
+  });
+
+  test("a start in the future: extensions and finished pauses move its target too", () => {
+    const clock = { ...emptyClock(), extended_seconds: 60, paused_ms: 5000 };
+    const start = ms("2026-12-05T00:00:00Z");
+    expect(status(byStart, { start_at: start }, now, clock)).toMatchObject({
+      state: "not_started",
+      remaining: { total_seconds: 86_460 },
+      target_at: start + 86_400_000 + 60_000 + 5000,
+    });
+  });
+
   test("no valid viewer value: the fallback deadline, else ended", () => {
     expect(status(withFallback, undefined)).toMatchObject({
       target_at: ms("2026-12-01T00:00:00Z"),

@@ -327,17 +327,78 @@ describe("DTSTART, COUNT, UNTIL, EXDATE", () => {
     ).toEqual(["2026-01-02T16:00:00Z", "2026-01-16T16:00:00Z", "2026-01-23T16:00:00Z"]);
   });
 
-  test("EXDATE in a gap removes the occurrence it resolves to", () => {
+  test("an EXDATE names a generated wall time, not the instant a gap time resolves to", () => {
+    // 02:30 does not exist on 2026-03-08 in New York, and the rule never generates
+    // 02:30 anyway: the 03:30 occurrence that 02:30 would resolve to stays.
     expect(
       first(
         "FREQ=DAILY;BYHOUR=3;BYMINUTE=30",
         "2026-03-07T03:30",
         "America/New_York",
         "2026-03-07T00:00:00Z",
+        3,
+        ["2026-03-08T02:30"],
+      ),
+    ).toEqual(["2026-03-07T08:30:00Z", "2026-03-08T07:30:00Z", "2026-03-09T07:30:00Z"]);
+    // An EXDATE at the wall time the rule generates in the gap removes that occurrence.
+    expect(
+      first(
+        "FREQ=DAILY;BYHOUR=2;BYMINUTE=30",
+        "2026-03-07T02:30",
+        "America/New_York",
+        "2026-03-07T00:00:00Z",
         2,
         ["2026-03-08T02:30"],
       ),
-    ).toEqual(["2026-03-07T08:30:00Z", "2026-03-09T07:30:00Z"]);
+    ).toEqual(["2026-03-07T07:30:00Z", "2026-03-09T06:30:00Z"]);
+  });
+
+  describe("Pacific/Kiritimati skipped 1994-12-31 (UTC-10 to UTC+14)", () => {
+    // 1994-12-31T09:00 does not exist: it moves forward by the 24-hour gap onto the
+    // instant of 1995-01-01T09:00, so the two wall times are one occurrence.
+    const daily = ["FREQ=DAILY", "1994-12-29T09:00", "Pacific/Kiritimati", "1994-12-01T00:00:00Z"];
+    const all = [
+      "1994-12-29T19:00:00Z",
+      "1994-12-30T19:00:00Z",
+      "1994-12-31T19:00:00Z",
+      "1995-01-01T19:00:00Z",
+    ];
+    const run = (exdates: string[], rrule = "FREQ=DAILY") =>
+      first(rrule, daily[1]!, daily[2]!, daily[3]!, 4, exdates);
+
+    test("the removed day's wall time and the next day's share one instant", () => {
+      expect(run([])).toEqual(all);
+    });
+
+    test("an EXDATE on 1995-01-01 keeps the occurrence that merely shifts onto its instant", () => {
+      expect(run(["1995-01-01T09:00"])).toEqual(all);
+    });
+
+    test("an EXDATE on the removed day keeps 1995-01-01's own occurrence", () => {
+      expect(run(["1994-12-31T09:00"])).toEqual(all);
+    });
+
+    test("excluding both wall times removes the instant", () => {
+      expect(run(["1994-12-31T09:00", "1995-01-01T09:00"])).toEqual([
+        "1994-12-29T19:00:00Z",
+        "1994-12-30T19:00:00Z",
+        "1995-01-01T19:00:00Z",
+        "1995-01-02T19:00:00Z",
+      ]);
+    });
+
+    test("with COUNT, both wall times count and the shared instant stays", () => {
+      expect(run(["1995-01-01T09:00"], "FREQ=DAILY;COUNT=4")).toEqual(all.slice(0, 3));
+      expect(
+        previousOccurrence(
+          rule("FREQ=DAILY;COUNT=4"),
+          local("1994-12-29T09:00"),
+          "Pacific/Kiritimati",
+          ms("1995-06-01T00:00:00Z"),
+          { exdates: [local("1995-01-01T09:00")] },
+        ),
+      ).toBe(ms("1994-12-31T19:00:00Z"));
+    });
   });
 
   test("UNTIL in UTC is inclusive", () => {
@@ -651,5 +712,89 @@ describe("termination and performance", () => {
     expect(() =>
       nextOccurrence(rule("FREQ=DAILY"), local("2026-01-01T00:00"), "Etc/UTC", Number.NaN),
     ).toThrow(RangeError);
+  });
+});
+
+describe("windows, order and merged times", () => {
+  const daily = rule("FREQ=DAILY");
+  const start = local("2026-01-01T09:00");
+  const at = (day: number) => Date.UTC(2026, 0, day, 9);
+
+  test("occurrencesBetween is (from, to]: an occurrence at from is out, one at to is in", () => {
+    expect(occurrencesBetween(daily, start, "Etc/UTC", at(2), at(4))).toEqual([at(3), at(4)]);
+    expect(occurrencesBetween(daily, start, "Etc/UTC", at(2) - 1, at(4) - 1)).toEqual([
+      at(2),
+      at(3),
+    ]);
+    expect(occurrencesBetween(daily, start, "Etc/UTC", at(4), at(4))).toEqual([]);
+  });
+
+  test("occurrencesBetween stops at limit, 1,000 by default", () => {
+    const far = Date.UTC(2040, 0, 1);
+    expect(occurrencesBetween(daily, start, "Etc/UTC", 0, far)).toHaveLength(1000);
+    expect(occurrencesBetween(daily, start, "Etc/UTC", 0, far, { limit: 3 })).toEqual([
+      at(1),
+      at(2),
+      at(3),
+    ]);
+  });
+
+  test("next is strictly after, previous is at or before", () => {
+    expect(nextOccurrence(daily, start, "Etc/UTC", at(2))).toBe(at(3));
+    expect(nextOccurrence(daily, start, "Etc/UTC", at(2) - 1)).toBe(at(2));
+    expect(previousOccurrence(daily, start, "Etc/UTC", at(2))).toBe(at(2));
+    expect(previousOccurrence(daily, start, "Etc/UTC", at(2) - 1)).toBe(at(1));
+    expect(previousOccurrence(daily, start, "Etc/UTC", at(1) - 1)).toBeNull();
+  });
+
+  test("one rule object asked about other zones, starts and exdates gets their own answers", () => {
+    const from = Date.UTC(2025, 11, 31);
+    expect(nextOccurrence(daily, start, "Etc/UTC", from)).toBe(at(1));
+    expect(nextOccurrence(daily, start, "Asia/Tokyo", from)).toBe(Date.UTC(2026, 0, 1, 0));
+    expect(nextOccurrence(daily, local("2026-01-05T09:00"), "Etc/UTC", from)).toBe(at(5));
+    expect(
+      nextOccurrence(daily, start, "Etc/UTC", from, { exdates: [local("2026-01-01T09:00")] }),
+    ).toBe(at(2));
+    expect(nextOccurrence(daily, start, "Etc/UTC", from)).toBe(at(1));
+  });
+
+  // Lord Howe Island springs forward from 02:00 to 02:30 (+10:30 to +11:00) on 2026-10-04:
+  // 02:10 moves to 02:40, after 02:30, which exists. Wall order and instant order differ.
+  const lordHowe = "Australia/Lord_Howe";
+  const t0230 = Date.parse("2026-10-03T15:30:00Z");
+  const t0240 = Date.parse("2026-10-03T15:40:00Z");
+
+  test.each([
+    ["FREQ=DAILY;BYHOUR=2;BYMINUTE=10,30", "without COUNT"],
+    ["FREQ=DAILY;BYHOUR=2;BYMINUTE=10,30;COUNT=4", "with COUNT"],
+  ])("a gap can reorder wall times: occurrences are in instant order (%s)", (text, _) => {
+    const r = rule(text);
+    const dt = local("2026-10-04T02:10");
+    const from = Date.parse("2026-10-01T00:00:00Z");
+    expect(occurrencesBetween(r, dt, lordHowe, from, t0240 + 86_400_000, { limit: 3 })).toEqual([
+      t0230,
+      t0240,
+      Date.parse("2026-10-04T15:10:00Z"),
+    ]);
+    expect(nextOccurrence(r, dt, lordHowe, from)).toBe(t0230);
+    expect(previousOccurrence(r, dt, lordHowe, t0240 - 1)).toBe(t0230);
+    expect(previousOccurrence(r, dt, lordHowe, t0230 - 1)).toBeNull();
+  });
+
+  test.each([
+    ["FREQ=DAILY;BYHOUR=2,3;BYMINUTE=0", "without COUNT"],
+    ["FREQ=DAILY;BYHOUR=2,3;BYMINUTE=0;COUNT=4", "with COUNT"],
+  ])("two wall times on one instant are one occurrence (%s)", (text, _) => {
+    // New York, 2026-03-08: 02:00 does not exist and moves to 03:00 EDT.
+    const r = rule(text);
+    const dt = local("2026-03-08T02:00");
+    const from = Date.parse("2026-03-01T00:00:00Z");
+    expect(
+      occurrencesBetween(r, dt, "America/New_York", from, Date.parse("2026-03-10T00:00:00Z")),
+    ).toEqual([
+      Date.parse("2026-03-08T07:00:00Z"),
+      Date.parse("2026-03-09T06:00:00Z"),
+      Date.parse("2026-03-09T07:00:00Z"),
+    ]);
   });
 });

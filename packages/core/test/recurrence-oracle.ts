@@ -73,7 +73,7 @@ export function naiveMatches(rule: RRule, dtstart: LocalDateTime, w: LocalDateTi
 
 /**
  * Every occurrence instant from DTSTART through local day `lastWall`, found by
- * walking day by day: COUNT counts generated wall times, EXDATEs are removed
+ * walking day by day: COUNT counts generated wall times, EXDATEs remove the wall times they name
  * after counting, UNTIL is inclusive, equal instants are one occurrence.
  */
 export function naiveOccurrences(
@@ -83,7 +83,7 @@ export function naiveOccurrences(
   lastWall: number,
   exdates: readonly LocalDateTime[] = [],
 ): number[] {
-  const excluded = new Set(exdates.map((e) => resolveLocal(e, zone)));
+  const excluded = new Set(exdates.map(wallMs));
   const hours = rule.byHour.length ? rule.byHour : [dtstart.hour];
   const minutes = rule.byMinute.length ? rule.byMinute : [dtstart.minute];
   const seconds = rule.bySecond.length ? rule.bySecond : [dtstart.second];
@@ -109,7 +109,7 @@ export function naiveOccurrences(
             wallMs(w) >= Date.UTC(rule.until.year, rule.until.month - 1, rule.until.day + 1)
           )
             continue;
-          if (!excluded.has(r)) out.push(r);
+          if (!excluded.has(wallMs(w))) out.push(r);
         }
   }
   return [...new Set(out)].sort((a, b) => a - b);

@@ -248,6 +248,50 @@ describe("recurrence properties", () => {
       { numRuns: 200, seed },
     );
   });
+
+  test("an EXDATE removes the wall time it names: an instant goes only when every wall time on it is excluded", () => {
+    const transitions = fc
+      .tuple(oddZoneArb, fc.integer({ min: 1970, max: 2037 }), fc.integer({ min: 0, max: 364 }))
+      .map(([zone, year, dayOfYear]) => ({ zone, change: findTransition(zone, year, dayOfYear) }))
+      .filter((x): x is { zone: string; change: number } => x.change !== null);
+    fc.assert(
+      fc.property(
+        transitions,
+        fc.uniqueArray(fc.constantFrom(0, 15, 30, 45), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.boolean(), { minLength: 64, maxLength: 64 }),
+        fc.boolean(),
+        (t, minutes, pick, counted) => {
+          const { zone, change } = t;
+          const wallBefore = wallOf(change + zoneOffsetMs(zone, change - 1));
+          const hours = [...new Set([-1, 0, 1].map((h) => (wallBefore.hour + h + 24) % 24))];
+          const day0 = wallMs({ ...wallBefore, hour: 0, minute: 0, second: 0 }) - 2 * DAY;
+          const dtstart = wallOf(day0);
+          // Every wall time the rule generates over five days, around the change.
+          const walls: number[] = [];
+          for (let d = 0; d < 5; d++)
+            for (const h of hours.sort((x, y) => x - y))
+              for (const m of minutes) walls.push(day0 + d * DAY + h * 3_600_000 + m * 60_000);
+          const excluded = walls.filter((_, i) => pick[i % pick.length]);
+          const text = `FREQ=DAILY;BYHOUR=${hours.join(",")};BYMINUTE=${minutes.join(",")}`;
+          const rule = parse(counted ? `${text};COUNT=${walls.length}` : text);
+          const list = (exdates: readonly LocalDateTime[]) => {
+            const schedule = createSchedule(rule, dtstart, zone, { exdates });
+            const out: number[] = [];
+            const end = resolveLocal(wallOf(day0 + 5 * DAY), zone);
+            for (let x = schedule.next(-1e15); x !== null && x < end; x = schedule.next(x))
+              out.push(x);
+            return out;
+          };
+          const kept = (r: number) =>
+            walls.some((w) => resolveLocal(wallOf(w), zone) === r && !excluded.includes(w));
+          expect(list(excluded.map(wallOf))).toEqual(list([]).filter(kept));
+          // An EXDATE the rule never generates (a minute off the grid) changes nothing.
+          expect(list(excluded.map((w) => wallOf(w + 60_000 * 7)))).toEqual(list([]));
+        },
+      ),
+      { numRuns: 150, seed },
+    );
+  });
 });
 
 /** The first offset change of `zone` on or after day `dayOfYear` of `year` (within ~6 months), or null. */

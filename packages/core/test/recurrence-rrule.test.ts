@@ -125,3 +125,129 @@ describe("parseRRule: refused rules name the part and the rule", () => {
     expect(result.message).toContain(text.slice(0, 20));
   });
 });
+
+describe("parseRRule: UNTIL is a real calendar date and time of day", () => {
+  test.each([
+    ["20260101", true],
+    ["20261231", true],
+    ["20260131", true],
+    ["20240229", true],
+    ["20260228T235959Z", true],
+    ["20260101T000000Z", true],
+    ["20260001", false],
+    ["20261301", false],
+    ["20260100", false],
+    ["20260132", false],
+    ["20260229", false],
+    ["20260231", false],
+    ["20230229T000000Z", false],
+    ["20260101T240000Z", false],
+    ["20260101T246000Z", false],
+    ["20260101T236000Z", false],
+    ["20260101T235960Z", false],
+    ["x20260101", false],
+    ["20260101x", false],
+    ["20260101T000000Zx", false],
+    ["20260101T0000Z", false],
+  ])("UNTIL=%s", (value, accepted) => {
+    const result = parseRRule(`FREQ=DAILY;UNTIL=${value}`);
+    expect(result.ok, value).toBe(accepted);
+    if (!result.ok && /^\d{8}(T\d{6}Z)?$/.test(value)) {
+      // The message names what is wrong: the date, or the time of day.
+      const what =
+        /^\d{8}$/.test(value) || !isCalendar(value)
+          ? "is not a calendar date"
+          : "is not a time of day";
+      expect(result.message).toContain(what);
+    }
+  });
+
+  function isCalendar(value: string): boolean {
+    const [y, m, d] = [value.slice(0, 4), value.slice(4, 6), value.slice(6, 8)].map(Number) as [
+      number,
+      number,
+      number,
+    ];
+    const date = new Date(Date.UTC(y, m - 1, d));
+    return date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+  }
+
+  test("a UTC UNTIL is the instant it names, seconds included", () => {
+    expect(ok("FREQ=DAILY;UNTIL=20261231T235958Z").until).toEqual({
+      kind: "instant",
+      at: Date.UTC(2026, 11, 31, 23, 59, 58),
+    });
+    expect(ok("FREQ=DAILY;UNTIL=20260102T030405Z").until).toEqual({
+      kind: "instant",
+      at: Date.UTC(2026, 0, 2, 3, 4, 5),
+    });
+  });
+});
+
+describe("parseRRule: length, anchors, order", () => {
+  test("a rule of exactly 1000 characters is read; 1001 is refused", () => {
+    const padded = (n: number) => `FREQ=DAILY${" ".repeat(n - 10)}`;
+    expect(padded(1000)).toHaveLength(1000);
+    expect(parseRRule(padded(1000)).ok).toBe(true);
+    const refused = parseRRule(padded(1001));
+    expect(refused).toMatchObject({ ok: false });
+    expect(!refused.ok && refused.message).toContain("the rule is longer than 1000 characters.");
+  });
+
+  test("messages quote rules up to 120 characters whole, longer ones cut to 117 and ...", () => {
+    const of = (text: string) => {
+      const result = parseRRule(text);
+      if (result.ok) throw new Error("expected a refusal");
+      return result.message;
+    };
+    const at120 = `FREQ=DAILY;BYHOUR=${"1,".repeat(50)}99`;
+    expect(at120).toHaveLength(120);
+    expect(of(at120)).toContain(`"${at120}"`);
+    const at121 = `${at120}9`;
+    expect(of(at121)).toContain(`"${at121.slice(0, 117)}..."`);
+    expect(of("   ")).toBe('Invalid RRULE "   ": the rule is empty.');
+    // Untyped JSON can hand over a non-string: refused, not thrown.
+    expect(parseRRule(42 as unknown as string)).toMatchObject({ ok: false });
+  });
+
+  test("RRULE: is a prefix only, and every value pattern is anchored", () => {
+    expect(parseRRule("FREQ=DAILY;RRULE:COUNT=2")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("unknown rule part RRULE:COUNT"),
+    });
+    for (const [text, message] of [
+      ["FREQ=DAILY;BYHOUR=x1", '"X1" is not an integer'],
+      ["FREQ=DAILY;BYHOUR=1x", '"1X" is not an integer'],
+      ["FREQ=DAILY;BYMINUTE=0000059", '"0000059" is not an integer'],
+      ["FREQ=WEEKLY;BYDAY=MOX", '"MOX" is not a weekday'],
+      ["FREQ=WEEKLY;BYDAY=XMO", '"XMO" is not a weekday'],
+      ["FREQ=MONTHLY;BYDAY=100MO", '"100MO" is not a weekday'],
+      ["FREQ=DAILY;WKST=MOX", "WKST must be one of"],
+    ] as const) {
+      const result = parseRRule(text);
+      expect(result.ok, text).toBe(false);
+      expect(!result.ok && result.message, text).toContain(message);
+    }
+    expect(ok("FREQ=DAILY;COUNT=+5;BYHOUR=+9").count).toBe(5);
+    expect(ok("FREQ=DAILY;BYMINUTE=000059").byMinute).toEqual([59]); // six digits at most
+  });
+
+  test("lists are sorted and deduplicated; BYDAY by weekday, then ordinal", () => {
+    expect(ok("FREQ=DAILY;BYHOUR=9,1,9,23").byHour).toEqual([1, 9, 23]);
+    expect(ok("FREQ=MONTHLY;BYDAY=1TU,2MO,-1MO,MO,+2MO,SU").byDay).toEqual([
+      { weekday: 1, nth: -1 },
+      { weekday: 1, nth: null },
+      { weekday: 1, nth: 2 },
+      { weekday: 2, nth: 1 },
+      { weekday: 7, nth: null },
+    ]);
+    expect(ok("FREQ=WEEKLY;BYDAY=SU,MO,SA;WKST=SU")).toMatchObject({
+      byDay: [
+        { weekday: 1, nth: null },
+        { weekday: 6, nth: null },
+        { weekday: 7, nth: null },
+      ],
+      wkst: 7,
+    });
+  });
+});

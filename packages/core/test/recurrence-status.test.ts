@@ -158,6 +158,8 @@ describe("recurringStatus", () => {
     const never = timer("FREQ=DAILY;INTERVAL=7;BYDAY=TU", "2026-01-05T09:00", "Etc/UTC");
     expect(status(never, ms("2026-01-01T00:00:00Z"))).toMatchObject({
       ended: true,
+      state: "ended",
+      remaining: { total_seconds: 0 },
       target_at: null,
       occurrence_at: null,
       next_occurrence_at: null,

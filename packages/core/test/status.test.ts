@@ -1,7 +1,9 @@
 import {
+  clockIssue,
   computeStatus,
   emptyClock,
   remainingParts,
+  statusFromTarget,
   type TimerClock,
   type TimerDefinition,
   validateTimerCreate,
@@ -144,6 +146,69 @@ describe("duration timers", () => {
   });
 });
 
+describe("extensions", () => {
+  const second = define({ type: "duration", name: "Blink", duration_seconds: 1 });
+
+  it("lengthens a timer that has not started: the full duration plus the extension", () => {
+    const status = computeStatus(
+      { definition: duration, clock: clock({ extended_seconds: 90 }) },
+      DEADLINE,
+    );
+    expect(status).toEqual({
+      remaining: { total_seconds: 3690, days: 0, hours: 1, minutes: 1, seconds: 30 },
+      ended: false,
+      state: "not_started",
+      target_at: null,
+    });
+  });
+
+  it("carries an extension made before publication into the running countdown", () => {
+    const c = clock({ extended_seconds: 90, published_at: DEADLINE });
+    const status = computeStatus({ definition: duration, clock: c }, DEADLINE);
+    expect(status).toMatchObject({ state: "running", remaining: { total_seconds: 3690 } });
+    expect(status.target_at).toBe(DEADLINE + 3_690_000);
+  });
+
+  it("moves the target later, never earlier: a positive sum adds, a negative one is rejected", () => {
+    const at = (extended_seconds: number) =>
+      computeStatus({ definition: fixed, clock: clock({ extended_seconds }) }, DEADLINE - 1000)
+        .target_at;
+    expect(at(1)).toBe(DEADLINE + 1000);
+    expect(at(0)).toBe(DEADLINE);
+    // The 1-second timer, not started, shrunk by 1 s would show 0 s left yet not ended.
+    expect(() =>
+      computeStatus({ definition: second, clock: clock({ extended_seconds: -1 }) }, DEADLINE),
+    ).toThrow("invalid timer clock: extended_seconds must be an integer >= 0");
+    expect(() => at(-1)).toThrow(RangeError);
+    expect(() => at(0.5)).toThrow("extended_seconds must be an integer >= 0");
+  });
+
+  it("refuses a definition whose instants do not parse (corrupt data, never a validated one)", () => {
+    const badFixed = { ...fixed, deadline_at: "tomorrow" } as TimerDefinition;
+    expect(() => computeStatus({ definition: badFixed, clock: clock() }, DEADLINE)).toThrow(
+      "invalid deadline_at: tomorrow",
+    );
+    const badCap = { ...duration, not_after: "later" } as TimerDefinition;
+    expect(() =>
+      computeStatus({ definition: badCap, clock: clock({ published_at: DEADLINE }) }, DEADLINE),
+    ).toThrow("invalid not_after: later");
+  });
+
+  it("rejects a negative pause and an instant that is not finite", () => {
+    expect(() =>
+      computeStatus({ definition: fixed, clock: clock({ paused_ms: -1 }) }, DEADLINE),
+    ).toThrow("invalid timer clock: paused_ms must be a finite number >= 0");
+    expect(() => computeStatus({ definition: fixed, clock: clock() }, Number.NaN)).toThrow(
+      "invalid timer clock: now must be a finite instant",
+    );
+    expect(() =>
+      computeStatus({ definition: fixed, clock: clock({ published_at: Number.NaN }) }, DEADLINE),
+    ).toThrow("published_at must be null or a finite instant");
+    expect(() => statusFromTarget(Number.NaN, clock(), DEADLINE)).toThrow("invalid target");
+    expect(clockIssue(clock({ paused_ms: 0.5, extended_seconds: 0 }), 0)).toBeNull();
+  });
+});
+
 describe("dispatch to the other timer types", () => {
   it("hands recurring and personalized timers to their own modules", () => {
     // Only checks the wiring; those modules have their own tests.
@@ -198,19 +263,20 @@ describe("remainingParts", () => {
   });
 });
 
-// Random fixed and duration timers with random clocks and instants.
+// Random timers of all four types with random valid clocks, viewers and instants.
 const instant = fc.integer({ min: 0, max: 4_102_444_800_000 }); // 1970..2100
+const iso = (ms: number) => new Date(ms).toISOString();
 const anyClock = fc.record({
   published_at: fc.option(instant),
   paused_at: fc.option(instant),
   paused_ms: fc.integer({ min: 0, max: 30 * 86_400_000 }),
-  extended_seconds: fc.integer({ min: -86_400, max: 86_400 * 30 }),
+  // Extensions only add (1..31,622,400 s each), so the sum is an integer >= 0.
+  extended_seconds: fc.integer({ min: 0, max: 86_400 * 30 }),
   started_at: fc.option(instant),
 });
-const anyDefinition = fc.oneof(
-  instant.map((ms) =>
-    define({ type: "fixed", name: "t", deadline_at: new Date(ms).toISOString() }),
-  ),
+// Fixed and duration timers: their target never moves while they run.
+const steadyDefinition = fc.oneof(
+  instant.map((ms) => define({ type: "fixed", name: "t", deadline_at: iso(ms) })),
   fc
     .record({ seconds: fc.integer({ min: 1, max: 31_622_400 }), cap: fc.option(instant) })
     .map(({ seconds, cap }) =>
@@ -218,14 +284,52 @@ const anyDefinition = fc.oneof(
         type: "duration",
         name: "t",
         duration_seconds: seconds,
-        ...(cap === null ? {} : { not_after: new Date(cap).toISOString() }),
+        ...(cap === null ? {} : { not_after: iso(cap) }),
       }),
     ),
 );
-const anyViewer = fc.option(fc.record({ start_at: instant }), { nil: undefined });
+const anyDefinition = fc.oneof(
+  steadyDefinition,
+  fc
+    .record({
+      source: fc.constantFrom("deadline", "start"),
+      offset: fc.integer({ min: 1, max: 86_400 * 30 }),
+      max: fc.integer({ min: 60, max: 86_400 * 60 }),
+      fallback: fc.option(instant),
+    })
+    .map(({ source, offset, max, fallback }) =>
+      define({
+        type: "personalized",
+        name: "t",
+        personalization: {
+          source,
+          ...(source === "start" ? { offset_seconds: offset } : {}),
+          max_seconds: max,
+          fallback_deadline_at: fallback === null ? null : iso(fallback),
+        },
+      }),
+    ),
+  fc
+    .record({
+      rrule: fc.constantFrom("FREQ=DAILY", "FREQ=WEEKLY;BYDAY=MO,FR", "FREQ=DAILY;COUNT=3"),
+      hold: fc.integer({ min: 0, max: 7200 }),
+    })
+    .map(({ rrule, hold }) =>
+      define({
+        type: "recurring",
+        name: "t",
+        timezone: "Europe/Berlin",
+        recurrence: { rrule, dtstart: "2026-03-01T09:00", ended_hold_seconds: hold },
+      }),
+    ),
+);
+const anyViewer = fc.option(
+  fc.record({ start_at: instant, deadline_at: instant }, { requiredKeys: [] }),
+  { nil: undefined },
+);
 
 describe("status properties", () => {
-  it("never reports negative remaining time, and total_seconds is 0 exactly when ended", () => {
+  it("is consistent for every input it accepts: total_seconds 0 <=> ended <=> state ended", () => {
     fc.assert(
       fc.property(anyDefinition, anyClock, anyViewer, instant, (definition, c, viewer, now) => {
         const status = computeStatus({ definition, clock: c, viewer }, now);
@@ -236,15 +340,46 @@ describe("status properties", () => {
         expect(days * 86_400 + hours * 3600 + minutes * 60 + seconds).toBe(total_seconds);
         expect(total_seconds === 0).toBe(status.ended);
         expect(status.ended).toBe(status.state === "ended");
+        // A target is an instant, and a running countdown's total is its ceiling.
+        if (status.target_at !== null) expect(Number.isFinite(status.target_at)).toBe(true);
+        if (status.state === "running") {
+          expect(total_seconds).toBe(Math.ceil((status.target_at! - now) / 1000));
+        }
+        if (status.state === "not_started") expect(total_seconds).toBeGreaterThan(0);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("rejects every clock that an API could not have written, whatever the timer", () => {
+    const corrupt = fc.oneof(
+      fc.record({ extended_seconds: fc.integer({ min: -31_622_400, max: -1 }) }),
+      fc.record({ extended_seconds: fc.double({ min: 0.001, max: 1000, noInteger: true }) }),
+      fc.record({ paused_ms: fc.integer({ min: -86_400_000, max: -1 }) }),
+      fc.record({ published_at: fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY) }),
+      fc.record({ paused_at: fc.constant(Number.NaN) }),
+      fc.record({ started_at: fc.constant(Number.NEGATIVE_INFINITY) }),
+    );
+    fc.assert(
+      fc.property(
+        anyDefinition,
+        anyClock,
+        corrupt,
+        anyViewer,
+        instant,
+        (d, c, bad, viewer, now) => {
+          expect(() =>
+            computeStatus({ definition: d, clock: { ...c, ...bad }, viewer }, now),
+          ).toThrow(/^invalid timer clock: /);
+        },
+      ),
     );
   });
 
   it("counts down by exactly the time that passes while running", () => {
     fc.assert(
       fc.property(
-        anyDefinition,
+        steadyDefinition,
         anyClock.map((c) => ({ ...c, paused_at: null })),
         anyViewer,
         instant,

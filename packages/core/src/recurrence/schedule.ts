@@ -8,6 +8,11 @@
 //   - each wall time becomes an instant once (resolve.ts: gap -> forward by the
 //     gap, overlap -> earlier instant); occurrences form a set of instants, so two
 //     wall times that land on one instant (02:30 in a gap and 03:30) are one;
+//   - an EXDATE removes the wall time it names, before that wall time is resolved
+//     (RFC 5545 practice: EXDATE matches the recurrence's local DATE-TIME), so a
+//     wall time in a gap that shifts onto an excluded wall time's instant stays
+//     an occurrence, and an EXDATE in a gap removes only a wall time generated
+//     at that very reading;
 //   - COUNT counts generated wall times from DTSTART in wall-clock order,
 //     EXDATEs included (they are removed after counting);
 //   - UNTIL is inclusive: a UTC UNTIL compares instants, a date UNTIL keeps wall
@@ -29,7 +34,11 @@ import { zoneOffsetMs } from "./zone-offset";
 
 /** Options shared by the occurrence functions. */
 export interface RecurrenceOptions {
-  /** Wall-clock exception dates (RFC 5545 EXDATE) in the rule's zone; they still count toward COUNT. */
+  /**
+   * Wall-clock exception dates (RFC 5545 EXDATE) in the rule's zone, matched against
+   * the wall times the rule generates (not against the instants they resolve to);
+   * they still count toward COUNT.
+   */
   exdates?: readonly LocalDateTime[];
 }
 
@@ -61,7 +70,7 @@ export function createSchedule(
   zoneOffsetMs(zone, 0); // throws now, not on the first query, for an unknown zone
   const expansion = expandRule(rule, dtstart);
   const startLocal = localMsOf(dtstart);
-  const excluded = new Set((options.exdates ?? []).map((d) => resolveLocalMs(zone, localMsOf(d))));
+  const excluded = new Set((options.exdates ?? []).map(localMsOf));
 
   // Wall times at or after endLocal can never be occurrences.
   let endLocal = HORIZON_LOCAL;
@@ -74,7 +83,8 @@ export function createSchedule(
     endLocal = Math.min(endLocal, until.at + MAX_ABS_OFFSET_MS + 1);
   }
   const scan = { expansion, startLocal, endLocal };
-  const accept = (r: number) => r <= untilAt && !excluded.has(r);
+  // `local` is the generated wall time, `r` the instant it resolves to.
+  const accept = (local: number, r: number) => r <= untilAt && !excluded.has(local);
 
   if (rule.count !== null) {
     return finiteSchedule(listCounted(scan, rule.count, zone, accept));
@@ -101,7 +111,7 @@ export function createSchedule(
       scanForward(scan, from, (local) => {
         if (local > stop) return false;
         const r = resolveLocalMs(zone, local);
-        if (r <= after || !accept(r)) return true;
+        if (r <= after || !accept(local, r)) return true;
         if (best === null) {
           // Later wall times can still land earlier only just after a gap, on
           // instants whose wall-clock reading is at most r's reading.
@@ -128,7 +138,7 @@ export function createSchedule(
       scanBackward(scan, from, (local) => {
         if (local < stop) return false;
         const r = resolveLocalMs(zone, local);
-        if (r > a || !accept(r)) return true;
+        if (r > a || !accept(local, r)) return true;
         if (best === null) {
           // Earlier wall times can land later only inside a gap just before r.
           best = r;
@@ -197,13 +207,13 @@ function listCounted(
   scan: Scan,
   count: number,
   zone: string,
-  accept: (r: number) => boolean,
+  accept: (local: number, r: number) => boolean,
 ): number[] {
   const instants: number[] = [];
   let seen = 0;
   scanForward(scan, scan.startLocal, (local) => {
     const r = resolveLocalMs(zone, local);
-    if (accept(r)) instants.push(r);
+    if (accept(local, r)) instants.push(r);
     return ++seen < count;
   });
   // Gap shifts can reorder or merge wall times; the occurrences are a set of instants.

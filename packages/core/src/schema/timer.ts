@@ -62,7 +62,10 @@ export const recurrenceSchema = z
       .array(localDateTime())
       .max(1000)
       .default(() => [])
-      .meta({ description: "Occurrences to skip, as wall-clock times in the timer's timezone." }),
+      .meta({
+        description:
+          "Occurrences to skip, as wall-clock times in the timer's timezone. Matched against the wall times the rule generates (by local date and time), not against the instants they resolve to; they still count toward COUNT.",
+      }),
     ended_hold_seconds: seconds(0, 604_800).default(0).meta({
       description:
         "How long the ended state shows after an occurrence before counting to the next.",

@@ -1,5 +1,6 @@
 import type { DurationTimerDefinition } from "../schema/timer";
 import { parseOffsetDateTime } from "../time/offset-date-time";
+import { assertClock } from "./clock";
 import { remainingParts, statusFromTarget } from "./remaining";
 import type { StatusInput, TimerStatusResult } from "./types";
 
@@ -13,6 +14,7 @@ export function durationStatus(
   now: number,
 ): TimerStatusResult {
   const { definition, clock, viewer } = input;
+  assertClock(clock, now);
   const start = viewer?.start_at ?? clock.started_at ?? clock.published_at;
   if (start === null) {
     return {

@@ -9,6 +9,7 @@
 
 import { compileRecurrence } from "../recurrence/compile";
 import type { RecurringTimerDefinition } from "../schema/timer";
+import { assertClock } from "./clock";
 import { remainingParts, statusFromTarget } from "./remaining";
 import type { StatusInput, TimerStatusResult } from "./types";
 
@@ -22,6 +23,7 @@ export function recurringStatus(
   now: number,
 ): TimerStatusResult {
   const { definition, clock } = input;
+  assertClock(clock, now);
   const schedule = compileRecurrence(definition.recurrence, definition.timezone);
   const shift = clock.extended_seconds * 1000 + clock.paused_ms;
   // The instant on the schedule's own clock: frozen while paused, behind by shift.

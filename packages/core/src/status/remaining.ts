@@ -1,4 +1,5 @@
 import { TIME_UNITS, type TimeUnit, UNIT_SECONDS, unitRank } from "../time/units";
+import { assertClock } from "./clock";
 import type { RemainingTime, TimerClock, TimerStatusResult } from "./types";
 
 /**
@@ -8,6 +9,7 @@ import type { RemainingTime, TimerClock, TimerStatusResult } from "./types";
  */
 export function remainingParts(
   totalSeconds: number,
+  // Stryker disable next-line StringLiteral: equivalent, an unknown unit ranks below days, so every unit is kept, as with "days".
   largestUnit: TimeUnit = "days",
 ): RemainingTime {
   const total = Number.isFinite(totalSeconds) ? Math.max(0, Math.ceil(totalSeconds)) : 0;
@@ -31,6 +33,8 @@ export function statusFromTarget(
   clock: TimerClock,
   now: number,
 ): TimerStatusResult {
+  assertClock(clock, now);
+  if (!Number.isFinite(baseTarget)) throw new RangeError("invalid target: not a finite instant");
   const target = baseTarget + clock.extended_seconds * 1000 + clock.paused_ms;
   // A paused countdown is frozen where it stood when the pause began.
   const at = clock.paused_at ?? now;

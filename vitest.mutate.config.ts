@@ -1,0 +1,23 @@
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config";
+
+// The tests mutation testing runs (stryker.config.mjs): only fast ones, no server, no
+// browser, no PostgreSQL, so each mutant costs milliseconds. TMINUS_MUTATE picks the scope.
+const scopes: Record<string, string[]> = {
+  core: ["packages/core/test/**/*.test.ts"],
+  guards: [
+    "packages/http/test/unit/**/*.test.ts",
+    "packages/webhooks/test/delivery-parts.test.ts",
+    "packages/webhooks/test/unit/**/*.test.ts",
+  ],
+};
+const scope = process.env.TMINUS_MUTATE ?? "all";
+
+export default defineConfig({
+  resolve: base.resolve,
+  test: {
+    setupFiles: base.test?.setupFiles,
+    testTimeout: 30_000,
+    include: scopes[scope] ?? Object.values(scopes).flat(),
+  },
+});
