@@ -223,7 +223,8 @@ describe("generated client types (openapi-typescript, default options)", () => {
       expect(found.length, `${name} type-checks but must not`).toBeGreaterThan(0);
       expect(found.join("\n"), name).toMatch(mentions);
     }
-  });
+    // openapi-typescript and a TypeScript program: seconds alone, minutes under heavy load.
+  }, 180_000);
 });
 
 describe("validators and linters", () => {
@@ -243,5 +244,6 @@ describe("validators and linters", () => {
       .filter((r) => r.severity <= 1)
       .map((r) => `${r.code} at ${r.path.join(".")}: ${r.message}`);
     expect(problems).toEqual([]);
-  });
+    // Spectral takes a few seconds alone and far more on a loaded 2-core machine.
+  }, 180_000);
 });
