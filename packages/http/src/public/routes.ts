@@ -4,9 +4,9 @@ import {
   EMBED_SCRIPT_PATH,
   IMAGE_SIZE,
   PUBLIC_PREFIX,
+  publicUrls,
   snapWidth,
   type TimerStatusResult,
-  publicUrls,
   timerData,
 } from "@tminus/core";
 import type { Store, TimerRecord } from "@tminus/store";

@@ -80,8 +80,12 @@ export function stylesheet(c: Countdown, mode: "page" | "embed", fontsUrl: strin
   const dark = look.dark
     ? `@media (prefers-color-scheme: dark){:root{${vars(look.dark.background_color, look.dark.text_color, look.dark.accent_color)}}}`
     : "";
-  const pageBackground =
-    mode === "embed" ? (look.transparent ? "transparent" : "var(--tm-bg)") : "var(--tm-bg)";
+  // Around the panel the embed is see-through: the host page shows, not a band of the
+  // look's background across the iframe's full width.
+  const pageBackground = mode === "embed" ? "transparent" : "var(--tm-bg)";
+  // A colour-scheme the host page does not share would make the browser paint the iframe
+  // opaque; the embed's colours switch through the media query alone.
+  const scheme = mode === "page" ? `color-scheme:${look.dark ? "light dark" : "light"}` : "";
   const panel = look.transparent ? "transparent" : "var(--tm-bg)";
   const border =
     look.panel === "rounded" ? "border:2px solid var(--tm-accent);border-radius:12px;" : "";
@@ -99,7 +103,7 @@ export function stylesheet(c: Countdown, mode: "page" | "embed", fontsUrl: strin
       : "";
   return [
     fontsUrl ? webFontCss(look.font, fontsUrl) : "",
-    `:root{${vars(look.background_color, look.text_color, look.accent_color)}color-scheme:${look.dark ? "light dark" : "light"}}`,
+    `:root{${vars(look.background_color, look.text_color, look.accent_color)}${scheme}}`,
     dark,
     "*{box-sizing:border-box}",
     `html,body{margin:0;background:${pageBackground};color:var(--tm-fg);font-family:${family}}`,
