@@ -37,6 +37,9 @@ export {
   type ValidationResult,
 } from "./schema/issues";
 export {
+  CTA_LABEL_MAX,
+  currentLook,
+  DARK_PALETTE,
   DEFAULT_LOOK,
   type Look,
   type LookColors,

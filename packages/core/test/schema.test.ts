@@ -4,6 +4,7 @@ import {
   lookSchema,
   type TimerDefinition,
   timerCreateSchema,
+  timerView,
   validateTimerCreate,
 } from "@tminus/core";
 import fc from "fast-check";
@@ -263,6 +264,38 @@ describe("validateTimerCreate: issues", () => {
     [{ ...fixed, look: { locale: "not a locale" } }, "look.locale", "BCP 47"],
     [{ ...fixed, look: { locale: "x".repeat(36) } }, "look.locale", "at most 35"],
     [{ ...fixed, look: { labels: { days: "x".repeat(21) } } }, "look.labels.days", "at most 20"],
+    [{ ...fixed, look: { brand_color: "orange" } }, "look.brand_color", "#RRGGBB"],
+    [
+      { ...fixed, look: { cta: { url: "javascript:alert(1)", label: "Go" } } },
+      "look.cta.url",
+      "http:// or https://",
+    ],
+    [
+      { ...fixed, look: { cta: { url: "ftp://example.com/x", label: "Go" } } },
+      "look.cta.url",
+      "http:// or https://",
+    ],
+    [
+      { ...fixed, look: { cta: { url: "https://u:p@example.com/", label: "Go" } } },
+      "look.cta.url",
+      "without user name or password",
+    ],
+    [{ ...fixed, look: { cta: { url: "/sale", label: "Go" } } }, "look.cta.url", "absolute"],
+    [
+      { ...fixed, look: { cta: { url: "https://example.com/", label: " " } } },
+      "look.cta.label",
+      "must not be empty",
+    ],
+    [
+      { ...fixed, look: { cta: { url: "https://example.com/", label: "x".repeat(41) } } },
+      "look.cta.label",
+      "at most 40",
+    ],
+    [
+      { ...fixed, look: { cta: { url: "https://example.com/", label: "Go", target: "_top" } } },
+      "look.cta.target",
+      "not a field",
+    ],
     [
       { ...fixed, look: { labels: { weeks: "w" } } },
       "look.labels.weeks",
@@ -390,6 +423,37 @@ describe("look", () => {
     });
   });
 
+  it("has no brand colour and no call to action unless asked, and keeps both when given", () => {
+    expect(DEFAULT_LOOK).toMatchObject({ brand_color: null, cta: null });
+    const look = ok({
+      ...fixed,
+      look: { brand_color: "#ff5a1f", cta: { url: "http://shop.example.com/a?b=1", label: "Buy" } },
+    }).look;
+    expect(look.brand_color).toBe("#FF5A1F");
+    expect(look.cta).toEqual({ url: "http://shop.example.com/a?b=1", label: "Buy" });
+    expect(issues({ ...fixed, look: { cta: { url: "https://example.com/" } } })).toEqual([
+      { code: "missing_field", field: "look.cta.label", message: expect.any(String) },
+    ]);
+  });
+
+  it("gives looks stored before brand_color and cta existed both fields, as null", () => {
+    const { brand_color: _b, cta: _c, ...old } = DEFAULT_LOOK;
+    const view = timerView({
+      id: "0190a0a0-0000-7000-8000-000000000000",
+      account_id: "acct",
+      environment: "sandbox",
+      name: "Old",
+      type: "fixed",
+      status: "draft",
+      revision: 1,
+      created_at: 0,
+      updated_at: 0,
+      published_at: null,
+      data: { definition: { ...ok(fixed), look: old }, clock: {} },
+    } as unknown as Parameters<typeof timerView>[0]);
+    expect(view.look).toEqual(DEFAULT_LOOK);
+  });
+
   it("is frozen by default, so no caller can change every timer's default", () => {
     expect(Object.isFrozen(DEFAULT_LOOK)).toBe(true);
     expect(Object.isFrozen(DEFAULT_LOOK.units)).toBe(true);
@@ -413,6 +477,13 @@ describe("look", () => {
       labels: fc.record({ days: fc.string({ maxLength: 20 }) }, { requiredKeys: [] }),
       dark: fc.option(
         fc.record({ text_color: fc.stringMatching(/^#[0-9A-F]{6}$/) }, { requiredKeys: [] }),
+      ),
+      brand_color: fc.option(fc.stringMatching(/^#[0-9a-fA-F]{6}$/)),
+      cta: fc.option(
+        fc.record({
+          url: fc.webUrl({ validSchemes: ["http", "https"] }),
+          label: fc.string({ minLength: 1, maxLength: 40 }).filter((l) => l.trim() !== ""),
+        }),
       ),
     },
     { requiredKeys: [] },

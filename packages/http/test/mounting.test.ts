@@ -90,6 +90,14 @@ describe("URLs from the request", () => {
     expect(script).toContain(`var ORIGIN = ${JSON.stringify(url)};`);
     // The app keeps its own routes.
     expect(await (await fetch(`${url}/`)).text()).toBe("the app's own page");
+    // The page's font and share image live under the prefix too.
+    const html = await (await fetch(timer.urls.page)).text();
+    expect(html).toContain(
+      `<meta property="og:image" content="${base}/t/${timer.id}/countdown.png?width=1200">`,
+    );
+    const font = /url\("([^"]+\.woff2)"\)/.exec(html)![1]!;
+    expect(font.startsWith(`${base}/t/assets/fonts/`)).toBe(true);
+    expect((await fetch(font)).status).toBe(200);
 
     // An evergreen timer counts from the viewer's first visit: the cookie must come back.
     const first = await fetch(timer.urls.page);
@@ -141,6 +149,10 @@ describe("URLs from the request", () => {
     expect(rfc.timer.urls.page).toBe(`https://cd.example/t/${rfc.timer.id}`);
     // A secure origin makes the viewer cookie Secure.
     const page = await fetch(`${proxied}/t/${honoured.timer.id}`, { headers: forwarded });
+    // Link previews fetch the image from the outside: its URL is the public one.
+    expect(await page.clone().text()).toContain(
+      `<meta property="og:image" content="https://countdown.example.com/edge/t/${honoured.timer.id}/countdown.png?width=1200">`,
+    );
     expect(page.headers.get("set-cookie")).toContain("Secure");
     expect(page.headers.get("set-cookie")).toContain(`Path=/edge/t/${honoured.timer.id}`);
   });

@@ -72,10 +72,73 @@ describe("public render routes (no key, outside /api/v1)", () => {
       expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
       expect(html).toContain('role="timer"');
       expect(html).not.toMatch(/<script[^>]+src=/);
-      expect(html).not.toMatch(/https?:\/\/(?!localhost)[^"'\s]+\.(js|css|woff2?)/);
+      // The only files a page links to are its font's, served here.
+      const linked = [...html.matchAll(/https?:\/\/[^"'\s)]+\.(js|css|woff2?)\b/g)].map(
+        (m) => m[0],
+      );
+      expect(linked.length).toBeGreaterThan(0);
+      expect(linked.every((u) => u.startsWith(`${s.url}/t/assets/fonts/`))).toBe(true);
+      expect(res.headers.get("content-security-policy")).toContain(`font-src ${s.url};`);
     }
     const script = await fetch(`${s.url}/embed.js`);
     expect(script.headers.get("content-type")).toContain("javascript");
+  });
+
+  it("serves the pages' font files with a year's cache, and nothing else under /t/assets/", async () => {
+    const key = await s.key("production");
+    const t = await published(key, fixedTimer({ look: { font: "serif" } }));
+    const html = await (await fetch(`${s.url}/t/${t.id}`)).text();
+    const woff2 = /url\("([^"]+-latin-700\.woff2)"\)/.exec(html)![1]!;
+    expect(woff2).toMatch(
+      new RegExp(`^${s.url}/t/assets/fonts/lora-\\d+\\.\\d+\\.\\d+-latin-700\\.woff2$`),
+    );
+    for (const url of [woff2, woff2.replace(/\.woff2$/, ".woff")]) {
+      const { res, bytes } = await get(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(Buffer.from(bytes.subarray(0, 4)).toString("latin1")).toBe(
+        url.endsWith("2") ? "wOF2" : "wOFF",
+      );
+      expect((await fetch(url, { method: "HEAD" })).headers.get("content-length")).toBe(
+        String(bytes.byteLength),
+      );
+    }
+    for (const path of [
+      "/t/assets/fonts/lora-latin-700.woff2",
+      "/t/assets/fonts/..%2F..%2Fpackage.json",
+      "/t/assets/fonts/",
+      "/t/assets/favicon.ico",
+    ]) {
+      const res = await fetch(s.url + path);
+      expect(res.status, path).toBe(404);
+      await res.arrayBuffer();
+    }
+  });
+
+  it("gives the hosted page share tags with the absolute PNG URL, and the call to action", async () => {
+    const key = await s.key("production");
+    const t = await published(
+      key,
+      fixedTimer({
+        name: 'Sale "now"',
+        look: { brand_color: "#ff5a1f", cta: { url: "https://shop.example.com/", label: "Shop" } },
+      }),
+    );
+    const html = await (await fetch(t.urls.page!)).text();
+    expect(html).toContain(`<meta property="og:image" content="${t.urls.png}?width=1200">`);
+    expect(html).toContain(`<meta property="og:url" content="${t.urls.page}">`);
+    expect(html).toContain('<meta property="og:title" content="Sale &quot;now&quot;">');
+    expect(html).toContain('<a class="tm-cta" href="https://shop.example.com/"');
+    const got = await s.call("GET", `/api/v1/timers/${t.id}`, { key });
+    expect(got.json.data.look).toMatchObject({
+      brand_color: "#FF5A1F",
+      cta: { url: "https://shop.example.com/", label: "Shop" },
+    });
+    // The embed is a guest on someone else's page: no button, no share tags.
+    const embed = await (await fetch(t.urls.embed!)).text();
+    expect(embed).not.toContain('tm-cta"');
+    expect(embed).not.toContain("og:");
   });
 
   it("serves an animated GIF and a PNG, never cached by proxies", async () => {

@@ -58,7 +58,11 @@ const require = createRequire(import.meta.url);
 /** One subset of one family: its code points, and its two faces once read. */
 interface Subset {
   pkg: string;
+  /** The subset's name in the package: "latin", "latin-ext", ... */
+  part: string;
   name: string;
+  /** Its code points as a CSS unicode-range, from the package's unicode.json. */
+  unicodeRange: string;
   ranges: Array<[number, number]>;
   faces?: FontFace[];
 }
@@ -79,10 +83,12 @@ function subsetsOf(font: Look["font"]): Subset[] {
     for (const subset of subsets)
       list.push({
         pkg,
+        part: subset,
         // satori keeps one face per name and weight, so each subset needs its own
         // name and the family list names them all: a character missing in one falls
         // to the next.
         name: `tminus-${pkg}-${subset}`,
+        unicodeRange: unicode[subset] ?? "",
         ranges: parseUnicodeRange(unicode[subset] ?? ""),
       });
   }
@@ -90,18 +96,66 @@ function subsetsOf(font: Look["font"]): Subset[] {
   return list;
 }
 
+/** A subset of a look font as web pages load it: the files behind `@font-face`. */
+export interface WebFontSubset {
+  /** The @fontsource package ("inter") and its version, which names the files' contents. */
+  pkg: string;
+  version: string;
+  /** The subset ("latin", "cyrillic", ...). */
+  part: string;
+  /** Its CSS unicode-range: a browser downloads the subset only for text that needs it. */
+  unicodeRange: string;
+}
+
+/** The subsets of a look font in fallback order, for `@font-face` rules. */
+export function webFontSubsets(font: Look["font"]): readonly WebFontSubset[] {
+  return subsetsOf(font).map((s) => ({
+    pkg: s.pkg,
+    version: packageVersion(s.pkg),
+    part: s.part,
+    unicodeRange: s.unicodeRange,
+  }));
+}
+
+/** Every look font's subsets, the fallback included: what a font route may serve. */
+export function allWebFontSubsets(): readonly WebFontSubset[] {
+  const seen = new Map<string, WebFontSubset>();
+  for (const font of Object.keys(FAMILIES) as Array<Look["font"]>)
+    for (const s of webFontSubsets(font)) seen.set(`${s.pkg}/${s.part}`, s);
+  return [...seen.values()];
+}
+
+/** The bytes of one @fontsource file of a subset, e.g. ("inter", "latin", 700, "woff2"). */
+export function readFontFile(
+  pkg: string,
+  part: string,
+  weight: 400 | 700,
+  format: "woff" | "woff2",
+): Buffer {
+  return readFileSync(
+    require.resolve(`@fontsource/${pkg}/files/${pkg}-${part}-${weight}-normal.${format}`),
+  );
+}
+
+const versions = new Map<string, string>();
+function packageVersion(pkg: string): string {
+  let version = versions.get(pkg);
+  if (version === undefined) {
+    version = (
+      JSON.parse(readFileSync(require.resolve(`@fontsource/${pkg}/package.json`), "utf8")) as {
+        version: string;
+      }
+    ).version;
+    versions.set(pkg, version);
+  }
+  return version;
+}
+
 function facesOf(subset: Subset): FontFace[] {
   if (!subset.faces) {
-    const part = subset.name.slice(`tminus-${subset.pkg}-`.length);
     subset.faces = ([REGULAR, BOLD] as const).map((weight) => ({
       name: subset.name,
-      data: woffToSfnt(
-        readFileSync(
-          require.resolve(
-            `@fontsource/${subset.pkg}/files/${subset.pkg}-${part}-${weight}-normal.woff`,
-          ),
-        ),
-      ),
+      data: woffToSfnt(readFontFile(subset.pkg, subset.part, weight, "woff")),
       weight,
       style: "normal" as const,
     }));

@@ -1,16 +1,17 @@
 // @tminus/render: what a timer's viewers see. Email images (animated GIF, still
 // PNG) composited from a per-look atlas in well under a millisecond, a bounded
 // pool of worker threads to render them off the caller's event loop, and the
-// hosted page, embed and embed script as HTML strings. Pure functions: no I/O but
-// reading the bundled fonts, no clock (the time left and the server time are arguments).
+// hosted page, embed and embed script as HTML strings, and the font files those link to.
+// Pure functions: no I/O but reading the bundled fonts, no clock (the time left and the server time are arguments).
 
 export { snapHeight, snapWidth } from "@tminus/core";
 export { type Variant, type VariantColors, variantColors } from "./colors";
 export { RenderError, type RenderErrorCode } from "./errors";
-export type { CountdownPageInput, PageStatus } from "./html/countdown";
+export type { CountdownPageInput, PageStatus, PageUrls } from "./html/countdown";
 export { type EmbedScriptOptions, renderEmbedScript } from "./html/embed-script";
 export { escapeHtml } from "./html/escape";
 export { countdownCsp, renderEmbed, renderHostedPage } from "./html/page";
+export { type WebFontFile, webFontFile } from "./html/web-fonts";
 export {
   createImageRenderer,
   IMAGE_CACHE_DEFAULTS,

@@ -134,6 +134,18 @@ describe("animated GIF", () => {
     expect(centre(dark)).toEqual([0, 0, 0]);
   });
 
+  it("draws the dark variant of a look without dark colours dark, and a dark look as it is", async () => {
+    const centre = (p: { rgba: Uint8Array }) => [
+      ...p.rgba.subarray((80 * 600 + 20) * 4, (80 * 600 + 20) * 4 + 3),
+    ];
+    // The default look has dark: null; asking for its dark variant used to give it white.
+    const byDefault = await images.rgba({ remainingSeconds: 60, variant: "dark" });
+    expect(centre(byDefault)).toEqual([0x11, 0x18, 0x27]);
+    const black = { background_color: "#000000", text_color: "#FFFFFF" };
+    const own = await images.rgba({ remainingSeconds: 60, look: black, variant: "dark" });
+    expect(centre(own)).toEqual([0, 0, 0]);
+  });
+
   it("draws no label where an override is empty", async () => {
     const input = { remainingSeconds: 3_725, look: { labels: { seconds: "" } } };
     const diff = compare(await images.rgba(input), await images.reference(input));

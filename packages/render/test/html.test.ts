@@ -6,6 +6,7 @@ import {
   renderEmbed,
   renderEmbedScript,
   renderHostedPage,
+  webFontFile,
 } from "@tminus/render";
 import { describe, expect, it } from "vitest";
 
@@ -73,11 +74,120 @@ describe("hosted page", () => {
     expect(html).toContain('src="https://cdn.example.com/a.png?x=&quot;y&#39;"');
   });
 
-  it("loads nothing from elsewhere: no external scripts, styles or fonts", () => {
+  it("loads nothing from elsewhere: no external scripts or styles, fonts only from urls.fonts", () => {
     const html = renderHostedPage(input());
     expect(html).not.toMatch(/<script[^>]+src=/);
-    expect(html).not.toMatch(/<link/);
     expect(html).not.toMatch(/@import|@font-face|url\(/);
+    // The one link is the favicon, a data URI.
+    expect([...html.matchAll(/<link[^>]*>/g)].map((m) => m[0])).toEqual([
+      expect.stringMatching(/^<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,/),
+    ]);
+    const fonts = "https://timers.example.com/t/assets/fonts/";
+    for (const font of ["sans", "mono", "serif"] as const) {
+      const served = renderHostedPage(input({ look: { font }, urls: { fonts } }));
+      const urls = [...served.matchAll(/url\("([^"]+)"\)/g)].map((m) => m[1]!);
+      // Two weights of every subset, each as woff2 and woff.
+      expect(urls.length).toBeGreaterThanOrEqual(16);
+      for (const url of urls) {
+        expect(url.startsWith(fonts)).toBe(true);
+        const file = webFontFile(url.slice(fonts.length));
+        expect(file?.body.byteLength).toBeGreaterThan(1000);
+        expect(file?.contentType).toBe(url.endsWith(".woff2") ? "font/woff2" : "font/woff");
+      }
+      expect(served).toContain(`font-family:"tminus-${font}", `);
+    }
+    expect(countdownCsp("r4nd0mN0nce", { fonts })).toContain(
+      "font-src https://timers.example.com;",
+    );
+  });
+
+  it("serves only the font files it links to, by exact name", () => {
+    const latin = /url\("[^"]*\/(inter-[\d.]+-latin-700\.woff2)"\)/.exec(
+      renderHostedPage(input({ urls: { fonts: "https://x.example/f/" } })),
+    )![1]!;
+    const file = webFontFile(latin)!;
+    // A WOFF2 file starts with "wOF2".
+    expect(Buffer.from(file.body.subarray(0, 4)).toString("latin1")).toBe("wOF2");
+    for (const name of [
+      "../package.json",
+      "inter-latin-700.woff2",
+      latin.replace(/[\d.]+/, "0.0.1"),
+      latin.replace("700", "900"),
+      `${latin}/`,
+      "",
+    ])
+      expect(webFontFile(name)).toBeNull();
+  });
+
+  it("has Open Graph and Twitter card tags with the image, every value escaped", () => {
+    const html = renderHostedPage(
+      input({
+        name: `${XSS}"'`,
+        urls: {
+          page: "https://timers.example.com/t/1",
+          image: 'https://timers.example.com/t/1/countdown.png?width=1200&x="y',
+        },
+      }),
+    );
+    const meta = (key: string) =>
+      new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html)?.[1];
+    expect(meta("og:title")).toBe("&lt;img src=x onerror=alert(1)&gt;&quot;&#39;");
+    expect(meta("twitter:title")).toBe(meta("og:title"));
+    expect(meta("og:url")).toBe("https://timers.example.com/t/1");
+    expect(meta("og:image")).toBe(
+      "https://timers.example.com/t/1/countdown.png?width=1200&amp;x=&quot;y",
+    );
+    expect(meta("twitter:image")).toBe(meta("og:image"));
+    expect(meta("twitter:card")).toBe("summary_large_image");
+    expect(meta("og:description")).toBe("1 day, 2 hours, 4 minutes");
+    expect(html).not.toContain("<img src=x");
+    // Without the URLs there is nothing to point a preview at.
+    expect(renderHostedPage(input())).not.toContain("og:");
+    expect(() => renderHostedPage(input({ urls: { image: "javascript:alert(1)" } }))).toThrow(
+      RenderError,
+    );
+    expect(() => renderHostedPage(input({ urls: { fonts: "https://x.example/f" } }))).toThrow(
+      /urls.fonts must end in/,
+    );
+  });
+
+  it("has a favicon in the brand colour, else the accent colour", () => {
+    const icon = (html: string) =>
+      decodeURIComponent(
+        /<link rel="icon" [^>]*href="data:image\/svg\+xml,([^"]*)"/.exec(html)![1]!,
+      );
+    expect(icon(renderHostedPage(input()))).toContain('fill="#2563EB"');
+    const branded = icon(renderHostedPage(input({ look: { brand_color: "#ff5a1f" } })));
+    expect(branded).toContain('fill="#FF5A1F"');
+    expect(branded).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^<]*>/);
+  });
+
+  it("shows the call to action in the brand colour with readable text, on the hosted page only", () => {
+    const look = {
+      brand_color: "#FFE600",
+      cta: { url: 'https://shop.example.com/?a=1&b="2"', label: `Shop ${XSS}` },
+    };
+    const html = renderHostedPage(input({ look }));
+    expect(html).toContain(
+      '<a class="tm-cta" href="https://shop.example.com/?a=1&amp;b=&quot;2&quot;" rel="noopener" dir="auto">Shop &lt;img src=x onerror=alert(1)&gt;</a>',
+    );
+    // Yellow takes dark text; the band across the top is the brand colour too.
+    expect(html).toContain("--tm-cta-bg:#FFE600;--tm-cta-fg:#111827;");
+    expect(html).toContain(".tm-page{box-shadow:inset 0 6px 0 #FFE600}");
+    expect(renderHostedPage(input({ look: { brand_color: "#1E40AF" } }))).toContain(
+      "--tm-cta-fg:#FFFFFF;",
+    );
+    // No brand colour: no band, and the button takes the accent colour.
+    const plain = renderHostedPage(
+      input({ look: { cta: { url: "http://a.example/", label: "Go" } } }),
+    );
+    expect(plain).toContain('href="http://a.example/"');
+    expect(plain).toContain("--tm-cta-bg:#2563EB;");
+    expect(plain).not.toContain("box-shadow");
+    expect(renderEmbed(input({ look }))).not.toContain('tm-cta"');
+    expect(() =>
+      renderHostedPage(input({ look: { cta: { url: "javascript:alert(1)", label: "x" } } })),
+    ).toThrow(RenderError);
   });
 
   it("puts the CSP nonce on the inline script and style", () => {
@@ -220,6 +330,7 @@ function fakePage(html: string, localClock: number) {
     "tm-row": row,
     "tm-ended": el("tm-ended"),
     "tm-spoken": el("tm-spoken"),
+    "tm-embed": { getBoundingClientRect: () => ({ height: 179.4 }) },
   };
   let clock = localClock;
   const timers: Array<{ at: number; fn: () => void }> = [];

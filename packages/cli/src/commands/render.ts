@@ -83,7 +83,11 @@ export function registerRender(program: Command): void {
     .option("--format <format>", "gif or png (default: from --out, else gif)")
     .option("--frames <n>", "GIF frames, 1..60 (one per second)", "60")
     .option("--scale <n>", "1, or 2 for retina", "1")
-    .option("--variant <variant>", "light or dark (the look's dark colours)", "light")
+    .option(
+      "--variant <variant>",
+      "light or dark (the look's dark colours, or the dark palette)",
+      "light",
+    )
     .option("--width <px>", "width in CSS pixels, 100..1200", "600")
     .option("--height <px>", "height in CSS pixels, 40..600 (default: from the font size)")
     .option(

@@ -2,6 +2,7 @@
 // package that shows a timer, so that the API's responses and the events a webhook worker
 // sends (possibly in another process) are built by the same function.
 import type { TimerStatus, TimerType } from "../schema/constants";
+import { currentLook } from "../schema/look";
 import type { TimerDefinition } from "../schema/timer";
 import type { TimerClock } from "../status/types";
 import { formatInstant } from "../time/offset-date-time";
@@ -65,7 +66,7 @@ export function timerView(row: TimerRow, baseUrl?: string): Record<string, unkno
     deadline_at: null,
     ...specific,
     ...(signing_secret ? { signing_secret } : {}),
-    look: definition.look,
+    look: currentLook(definition.look),
     ended: definition.ended,
     metadata: definition.metadata ?? {},
     revision: revisionTag(row.revision),

@@ -98,12 +98,31 @@ export function httpsUrl() {
     .meta({ format: "uri" });
 }
 
+/**
+ * An absolute `http:` or `https:` URL of at most 2048 characters, without credentials:
+ * for links a viewer follows (never loaded by the page, so plain http is no mixed content).
+ */
+export function webUrl() {
+  return z
+    .string()
+    .max(2048)
+    .refine(
+      (text) => isWebUrl(text, ["http:", "https:"]),
+      "must be an absolute http:// or https:// URL without user name or password",
+    )
+    .meta({ format: "uri" });
+}
+
 function isHttpsUrl(text: string): boolean {
+  // Plain http would be blocked as mixed content on https pages and in most email clients.
+  return isWebUrl(text, ["https:"]);
+}
+
+function isWebUrl(text: string, protocols: readonly string[]): boolean {
   if (!URL.canParse(text)) return false;
   const url = new URL(text);
-  // Credentials in a URL shown to every viewer would leak; plain http would be
-  // blocked as mixed content on https pages and in most email clients.
-  return url.protocol === "https:" && url.hostname !== "" && !url.username && !url.password;
+  // Credentials in a URL shown to every viewer would leak.
+  return protocols.includes(url.protocol) && url.hostname !== "" && !url.username && !url.password;
 }
 
 /** A whole number of seconds within `min..max`. */

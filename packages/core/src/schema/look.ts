@@ -2,7 +2,7 @@
 // optional; the output is complete, so renderers never re-apply defaults.
 import { z } from "zod";
 import { TIME_UNITS, type TimeUnit, unitRank } from "../time/units";
-import { hexColor } from "./fields";
+import { hexColor, webUrl } from "./fields";
 
 /** Colours of one palette. */
 export interface LookColors {
@@ -16,6 +16,27 @@ const PALETTES: Readonly<Record<"light" | "dark", LookColors>> = {
   light: { background_color: "#FFFFFF", text_color: "#111827", accent_color: "#2563EB" },
   dark: { background_color: "#111827", text_color: "#F9FAFB", accent_color: "#60A5FA" },
 };
+
+/** The dark palette: what `dark` colours default to, and the dark variant of a look without any. */
+export const DARK_PALETTE: Readonly<LookColors> = Object.freeze({ ...PALETTES.dark });
+
+/** Most characters a call-to-action label may have: it is one button, on a phone too. */
+export const CTA_LABEL_MAX = 40;
+
+const ctaSchema = z
+  .strictObject({
+    url: webUrl().meta({
+      description: "Where the button leads (http or https).",
+      examples: ["https://shop.example.com/sale"],
+    }),
+    label: z
+      .string()
+      .min(1)
+      .max(CTA_LABEL_MAX)
+      .refine((label) => label.trim() !== "", "must not be empty")
+      .meta({ description: "The button's text.", examples: ["Shop the sale"] }),
+  })
+  .meta({ description: "A call-to-action button under the countdown on the hosted page." });
 
 const colorsShape = {
   background_color: hexColor().meta({ description: "Background behind the digits." }),
@@ -85,8 +106,20 @@ const lookShape = {
     .meta({
       description:
         "Colours used instead when the viewer's device prefers a dark colour scheme " +
-        "(hosted page and embed); missing ones come from the dark palette. null: no switch.",
+        "(hosted page and embed); missing ones come from the dark palette. null: no switch " +
+        "on pages; images asked for variant=dark then use the dark palette, unless the look " +
+        "already has light text on a darker background.",
     }),
+  brand_color: hexColor()
+    .nullable()
+    .meta({
+      description:
+        "Hosted page only: colour of the call-to-action button, a band across the top of the " +
+        "page and the favicon. null: none (the button and favicon take accent_color).",
+    }),
+  cta: ctaSchema.nullable().meta({
+    description: "Hosted page only: a call-to-action link under the countdown. null: none.",
+  }),
 };
 
 function isLocale(tag: string): boolean {
@@ -153,6 +186,8 @@ export function resolveLook(input: z.output<typeof lookInputSchema>): Look {
     panel: input.panel ?? "rounded",
     transparent: input.transparent ?? false,
     dark: input.dark ? { ...PALETTES.dark, ...definedOnly(input.dark) } : null,
+    brand_color: input.brand_color ?? null,
+    cta: input.cta ?? null,
   };
 }
 
@@ -174,6 +209,15 @@ export const lookSchema = lookInputSchema
   .transform(resolveLook)
   .pipe(lookOutputSchema)
   .meta({ description: "How the countdown looks. Every field is optional." });
+
+/**
+ * A stored look as it is today: looks saved before `brand_color` and `cta` existed lack
+ * them, and the timer object always carries every field.
+ */
+export function currentLook(look: Look): Look {
+  if (look.brand_color !== undefined && look.cta !== undefined) return look;
+  return { ...look, brand_color: look.brand_color ?? null, cta: look.cta ?? null };
+}
 
 /** The look of a timer created without one. */
 export const DEFAULT_LOOK: Readonly<Look> = deepFreeze(resolveLook({}));

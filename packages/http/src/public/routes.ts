@@ -4,6 +4,7 @@ import {
   EMBED_SCRIPT_PATH,
   IMAGE_SIZE,
   PUBLIC_PREFIX,
+  publicUrls,
   snapWidth,
   type TimerStatusResult,
   timerData,
@@ -16,6 +17,7 @@ import type { ReadCache } from "../read-cache";
 import { createImageCache } from "./image-cache";
 import { createImageRenderer, isQueueFull } from "./image-renderer";
 import { loadRender } from "./render-module";
+import { FONTS_PREFIX } from "./urls";
 import { rememberFirstViews, resolveViewer } from "./viewer";
 
 /** How old an image may be to stand in for one that rendering refused under load. */
@@ -23,6 +25,10 @@ const STALE_IMAGE_MAX_MS = 60_000;
 
 // Email clients and proxies must ask again each time: the first frame is the exact time left.
 const IMAGE_CACHE_CONTROL = "no-cache, max-age=0";
+// A font file's name carries its package version, so its bytes never change: a year.
+const FONT_CACHE_CONTROL = "public, max-age=31536000, immutable";
+/** Width of the PNG that link previews show (og:image): the widest image there is. */
+const SHARE_IMAGE_WIDTH = 1200;
 const UNAVAILABLE_TEXT = "This countdown is not available";
 
 type Kind = "page" | "embed" | "gif" | "png";
@@ -61,7 +67,8 @@ function imageOptions(req: ApiRequest): ImageOptions | null {
 
 /**
  * The public render routes (no key, outside /api/v1): `/t/{id}` hosted page, `/t/{id}/embed`,
- * `/t/{id}/countdown.gif`, `/t/{id}/countdown.png`, and `/embed.js`. Only published timers are
+ * `/t/{id}/countdown.gif`, `/t/{id}/countdown.png`, `/embed.js`, and the pages' font files
+ * under `/t/assets/fonts/`. Only published timers are
  * shown; drafts, archived and deleted timers get a 404 page or a neutral "not available"
  * image (with status 404), so an email never shows a broken-image icon. They keep working when
  * the account's new-timer allowance is spent: nothing here is metered.
@@ -164,10 +171,13 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig; c
     timer: TimerRecord,
     status: TimerStatusResult,
     now: number,
+    baseUrl: string,
   ): Promise<ApiResponse> {
     const r = await loadRender();
     const { definition } = timerData(timer);
     const nonce = randomBytes(16).toString("base64");
+    const urls = publicUrls(baseUrl, timer.id);
+    const fonts = `${baseUrl}${FONTS_PREFIX}`;
     const input = {
       name: timer.name,
       look: definition.look,
@@ -176,6 +186,8 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig; c
       now,
       nonce,
       reloadAt: reloadAt(timer, status),
+      // Absolute, from the request (or base_url): a link preview fetches the image from elsewhere.
+      urls: { fonts, page: urls.page, image: `${urls.png}?width=${SHARE_IMAGE_WIDTH}` },
     };
     const html = kind === "page" ? r.renderHostedPage(input) : r.renderEmbed(input);
     return {
@@ -183,10 +195,32 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig; c
       headers: {
         "content-type": "text/html; charset=utf-8",
         "cache-control": "no-store",
-        "content-security-policy": r.countdownCsp(nonce, { embed: kind === "embed" }),
+        "content-security-policy": r.countdownCsp(nonce, { embed: kind === "embed", fonts }),
         "referrer-policy": "no-referrer",
       },
       body: html,
+    };
+  }
+
+  /** A font file the pages link to, by name; 404 for any other name. */
+  async function font(name: string): Promise<ApiResponse> {
+    const file = (await loadRender()).webFontFile(name);
+    if (!file)
+      return {
+        status: 404,
+        headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+        body: "Not found",
+      };
+    return {
+      status: 200,
+      headers: {
+        "content-type": file.contentType,
+        "cache-control": FONT_CACHE_CONTROL,
+        "content-length": String(file.body.byteLength),
+        // Fonts are fetched in CORS mode; any page of ours, whatever its origin, may use them.
+        "access-control-allow-origin": "*",
+      },
+      body: file.body,
     };
   }
 
@@ -212,6 +246,7 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig; c
       };
     }
     if (!req.path.startsWith(PUBLIC_PREFIX)) return null;
+    if (req.path.startsWith(FONTS_PREFIX) && read) return font(req.path.slice(FONTS_PREFIX.length));
     const rest = req.path.slice(PUBLIC_PREFIX.length);
     const slash = rest.indexOf("/");
     const id = (slash === -1 ? rest : rest.slice(0, slash)).toLowerCase();
@@ -234,7 +269,7 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig; c
     const response =
       kind === "gif" || kind === "png"
         ? await image(kind, timer, status, options!, now)
-        : await page(kind, timer, status, now);
+        : await page(kind, timer, status, now, baseUrl);
     if (setCookie) response.headers["set-cookie"] = setCookie;
     return response;
   }

@@ -96,7 +96,10 @@ const timerServerFields = {
   published_at: instant().nullable().meta({ description: "First publication, or null." }),
   urls: z
     .object({
-      page: z.string().meta({ description: "Hosted countdown page." }),
+      page: z.string().meta({
+        description:
+          "Hosted countdown page, with Open Graph and Twitter card tags and the look's call to action.",
+      }),
       embed: z.string().meta({ description: "Embed HTML, for an iframe." }),
       gif: z.string().meta({
         description:
@@ -106,7 +109,8 @@ const timerServerFields = {
         .string()
         .meta({ description: "Still PNG of the current remaining time (same query)." }),
       embed_script: z.string().meta({
-        description: 'Script that turns <div data-tminus-timer="EMBED_URL"> into an iframe.',
+        description:
+          'Script that turns <div data-tminus-timer="EMBED_URL"> into an iframe as tall as the embed.',
       }),
     })
     .strict()

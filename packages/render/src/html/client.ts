@@ -60,11 +60,15 @@ export const CLIENT_SCRIPT = `(function () {
     }
     return said.join(", ");
   }
+  // The embed's own box, not the document: the document is at least as tall as the
+  // iframe, so measuring it could never let a too-tall iframe shrink (a band under the timer).
+  var box = document.getElementById("tm-embed");
   function reportHeight() {
-    if (d.mode !== "embed" || window.parent === window) return;
-    var h = document.documentElement.scrollHeight;
+    if (d.mode !== "embed" || window.parent === window || !box) return;
+    var h = Math.ceil(box.getBoundingClientRect().height);
     if (h === lastHeight) return;
     lastHeight = h;
+    // Only a height, nothing secret: any page may frame the embed and read it.
     window.parent.postMessage({ type: "tminus:height", height: h }, "*");
   }
   function show(total) {
@@ -106,7 +110,13 @@ export const CLIENT_SCRIPT = `(function () {
     // Wake just after the shown second changes, not on a drifting 1 s interval.
     setTimeout(tick, ms - (total - 1) * 1000 + 15);
   }
-  window.addEventListener("resize", reportHeight);
+  if (d.mode === "embed") {
+    window.addEventListener("resize", reportHeight);
+    // The font arriving, the ended image loading or a narrower frame wrapping labels
+    // all change the height after the first report.
+    if (typeof ResizeObserver === "function" && box) new ResizeObserver(reportHeight).observe(box);
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(reportHeight);
+  }
   reportHeight();
   tick();
 })();`;

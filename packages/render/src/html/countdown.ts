@@ -16,7 +16,7 @@ import {
 import { stripBidiControls } from "../_bidi";
 import { resolveLookOption } from "../_look";
 import { invalid } from "../errors";
-import { escapeHtml, safeHttpsUrl } from "./escape";
+import { escapeHtml, safeHttpsUrl, safeWebUrl } from "./escape";
 
 /** A timer's status as core's computeStatus reports it (the fields pages use). */
 export interface PageStatus {
@@ -42,6 +42,21 @@ export interface CountdownPageInput {
   nonce?: string;
   /** Server time (epoch ms) at which the page reloads itself, e.g. a recurring timer's next countdown. */
   reloadAt?: number | null;
+  /** Absolute http(s) URLs the pages link to; each optional. */
+  urls?: PageUrls;
+}
+
+/** Where the pages' linked resources live (see {@link CountdownPageInput.urls}). */
+export interface PageUrls {
+  /**
+   * Where the look's font files are served by name (see `webFontFile`), ending in "/".
+   * Without it the pages use system fonts.
+   */
+  fonts?: string;
+  /** The hosted page's own URL (og:url). With `image`, the hosted page gets share tags. */
+  page?: string;
+  /** A still image of the timer for link previews (og:image, twitter:image): its PNG. */
+  image?: string;
 }
 
 /** Checked input with everything derived that markup and script need. */
@@ -58,6 +73,12 @@ export interface Countdown {
   targetAt: number | null;
   nonce: string | null;
   reloadAt: number | null;
+  /** Where the font files are, or null: system fonts. */
+  fontsUrl: string | null;
+  /** The page and image URLs for share tags, or null: none. */
+  share: { page: string; image: string } | null;
+  /** The call-to-action link (hosted page), or null. */
+  cta: { url: string; label: string } | null;
   units: TimeUnit[];
   /** Plural rules locale matching core's label tables, for the browser's Intl.PluralRules. */
   pluralLocale: string;
@@ -87,6 +108,12 @@ export function resolveCountdown(input: CountdownPageInput): Countdown {
   if (nonce !== null && !/^[A-Za-z0-9+/=_-]{8,128}$/.test(nonce))
     throw invalid("nonce", "must be 8 to 128 base64 characters");
   const targetAt = typeof status.target_at === "number" ? status.target_at : null;
+  const urls = input.urls ?? {};
+  const fontsUrl = pageUrl(urls.fonts, "urls.fonts");
+  if (fontsUrl !== null && !fontsUrl.endsWith("/")) throw invalid("urls.fonts", 'must end in "/"');
+  const page = pageUrl(urls.page, "urls.page");
+  const image = pageUrl(urls.image, "urls.image");
+  const ctaUrl = safeWebUrl(look.cta?.url);
   const units = splitRemaining(1, { largestUnit: look.largest_unit, units: look.units }).map(
     (p) => p.unit,
   );
@@ -114,10 +141,21 @@ export function resolveCountdown(input: CountdownPageInput): Countdown {
     targetAt,
     nonce,
     reloadAt: typeof input.reloadAt === "number" ? input.reloadAt : null,
+    fontsUrl,
+    share: page !== null && image !== null ? { page, image } : null,
+    cta: look.cta && ctaUrl ? { url: ctaUrl, label: look.cta.label } : null,
     units,
     pluralLocale,
     forms,
   };
+}
+
+function pageUrl(url: unknown, field: string): string | null {
+  if (url === undefined || url === null) return null;
+  const safe = typeof url === "string" && url.length <= 2048 ? safeWebUrl(url) : null;
+  if (safe === null)
+    throw invalid(field, "must be an absolute http(s) URL of at most 2048 characters");
+  return safe;
 }
 
 /** Label of `value` in `unit`, from the same table the browser uses. */

@@ -49,21 +49,22 @@ export function renderEmbedScript(options: EmbedScriptOptions = {}): string {
     div.setAttribute("data-tminus-mounted", "1");
     while (div.firstChild) div.removeChild(div.firstChild);
     div.appendChild(frame);
-    frames.push(frame);
+    frames.push({ frame: frame, origin: url.origin });
   }
   function scan() {
     var divs = document.querySelectorAll("div[data-tminus-timer]");
     for (var i = 0; i < divs.length; i++) mount(divs[i]);
   }
-  // Only our own iframes may resize themselves, and only within sane bounds.
+  // Only our own iframes may resize themselves: the message must come from the frame's
+  // window and from the origin of the URL it was given; and only within sane bounds.
   window.addEventListener("message", function (event) {
     var data = event.data;
     if (!data || data.type !== "tminus:height") return;
     for (var i = 0; i < frames.length; i++) {
-      if (frames[i].contentWindow !== event.source) continue;
-      if (ORIGIN !== null && event.origin !== ORIGIN) return;
+      if (frames[i].frame.contentWindow !== event.source) continue;
+      if (event.origin !== frames[i].origin) return;
       var h = Math.round(Number(data.height));
-      if (h >= 20 && h <= 2000) frames[i].style.height = h + "px";
+      if (h >= 20 && h <= 2000) frames[i].frame.style.height = h + "px";
     }
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", scan);

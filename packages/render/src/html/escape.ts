@@ -29,9 +29,18 @@ export function jsonForScript(value: unknown): string {
 
 /** The URL when it is absolute https (core only stores such), else null: no javascript: ever. */
 export function safeHttpsUrl(url: string | null | undefined): string | null {
+  return safeUrl(url, ["https:"]);
+}
+
+/** The URL when it is absolute http or https (for links the viewer follows), else null. */
+export function safeWebUrl(url: string | null | undefined): string | null {
+  return safeUrl(url, ["http:", "https:"]);
+}
+
+function safeUrl(url: string | null | undefined, protocols: readonly string[]): string | null {
   if (typeof url !== "string") return null;
   try {
-    return new URL(url).protocol === "https:" ? url : null;
+    return protocols.includes(new URL(url).protocol) ? url : null;
   } catch {
     return null;
   }

@@ -1,0 +1,137 @@
+// The pages' stylesheet. Everything in the countdown is sized in em of one font size
+// that is the look's font_size where it fits and shrinks with the width where it
+// does not, so no look (7-digit days, a 3-character separator, 200 px digits) ever
+// makes a 390 px phone scroll sideways.
+import { formatParts, splitRemaining } from "@tminus/core";
+import { luminance } from "../colors";
+import type { Countdown } from "./countdown";
+import { webFontCss, webFontFamily } from "./web-fonts";
+
+// System fonts after the served one: what shows while it loads, or when a library
+// caller renders the page without a font URL.
+const FONT_STACKS = {
+  sans: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  mono: '"Roboto Mono", ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+  serif: 'Lora, Georgia, Cambria, "Times New Roman", Times, serif',
+} as const;
+
+// Widths in em, on the safe side for the three fonts and the system fonts shown before
+// them: tabular digits are 0.55-0.64 em wide.
+const DIGIT_EM = 0.66;
+const NARROW_EM = 0.35; // ":" "." and the like
+const OTHER_EM = 0.7;
+const WIDE_EM = 1; // CJK, emoji, anything outside Latin-1
+// Fixed pieces of the layout, in em of the digit size.
+const PANEL_PAD_X = 0.6;
+const GROUP_MIN = 1.4;
+const SEP_PAD = 0.12;
+const GAP = 0.4;
+// Pixels around the panel that do not scale: its 2 px border on each side.
+const BORDER_PX = 4;
+
+/** The colours a page uses. Colours reach CSS only after core's schema checked them. */
+function color(value: string): string {
+  if (!/^#[0-9A-Fa-f]{6}$/.test(value)) throw new Error(`not a colour: ${value}`);
+  return value;
+}
+
+/** Black-ish or white text, whichever reads better on `background` (WCAG contrast). */
+export function readableOn(background: string): string {
+  const l = luminance(background);
+  // Contrast with white (1.05 / (l + .05)) against contrast with #111827 (l + .05) / (.0125 + .05).
+  return 1.05 / (l + 0.05) >= (l + 0.05) / 0.0625 ? "#FFFFFF" : "#111827";
+}
+
+function charEm(ch: string): number {
+  if (/[.:,;'|!·]/.test(ch) || ch === " ") return NARROW_EM;
+  return ch.codePointAt(0)! < 0x100 ? OTHER_EM : WIDE_EM;
+}
+
+/**
+ * How wide the countdown row is, in em of the digit size, at its widest: now (the digit
+ * count only falls as time passes). Labels wrap under their digits when space is short,
+ * so they do not count.
+ */
+export function rowWidthEm(c: Countdown): number {
+  const parts = formatParts(
+    splitRemaining(c.total, { largestUnit: c.look.largest_unit, units: c.units }),
+    { pad: c.look.pad },
+  );
+  const sep =
+    c.look.separator === ""
+      ? GAP
+      : [...c.look.separator].reduce((w, ch) => w + charEm(ch), 2 * SEP_PAD);
+  return parts.reduce(
+    (w, p, i) => w + Math.max(GROUP_MIN, p.text.length * DIGIT_EM) + (i > 0 ? sep : 0),
+    2 * PANEL_PAD_X,
+  );
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The stylesheet of the hosted page ("page") or the embed. */
+export function stylesheet(c: Countdown, mode: "page" | "embed", fontsUrl: string | null): string {
+  const { look } = c;
+  const f = look.font_size;
+  const accent = (a: string) => look.brand_color ?? a;
+  const vars = (bg: string, fg: string, a: string) =>
+    `--tm-bg:${color(bg)};--tm-fg:${color(fg)};--tm-accent:${color(a)};` +
+    `--tm-cta-bg:${color(accent(a))};--tm-cta-fg:${readableOn(accent(a))};`;
+  const dark = look.dark
+    ? `@media (prefers-color-scheme: dark){:root{${vars(look.dark.background_color, look.dark.text_color, look.dark.accent_color)}}}`
+    : "";
+  // Around the panel the embed is see-through: the host page shows, not a band of the
+  // look's background across the iframe's full width.
+  const pageBackground = mode === "embed" ? "transparent" : "var(--tm-bg)";
+  // A colour-scheme the host page does not share would make the browser paint the iframe
+  // opaque; the embed's colours switch through the media query alone.
+  const scheme = mode === "page" ? `color-scheme:${look.dark ? "light dark" : "light"}` : "";
+  const panel = look.transparent ? "transparent" : "var(--tm-bg)";
+  const border =
+    look.panel === "rounded" ? "border:2px solid var(--tm-accent);border-radius:12px;" : "";
+  const family = fontsUrl
+    ? `"${webFontFamily(look.font)}", ${FONT_STACKS[look.font]}`
+    : FONT_STACKS[look.font];
+  // The digit size: the look's, or what fits the container's width (cqi: the page or
+  // embed box, scrollbar excluded; vw where container units are unknown).
+  const em = round(rowWidthEm(c));
+  const fit = (unit: string) => `font-size:min(${f}px,calc((100${unit} - ${BORDER_PX}px) / ${em}))`;
+  const outside = mode === "page" ? 48 : 8; // the box's padding, which 100vw includes
+  const band =
+    mode === "page" && look.brand_color
+      ? `.tm-page{box-shadow:inset 0 6px 0 ${color(look.brand_color)}}`
+      : "";
+  return [
+    fontsUrl ? webFontCss(look.font, fontsUrl) : "",
+    `:root{${vars(look.background_color, look.text_color, look.accent_color)}${scheme}}`,
+    dark,
+    "*{box-sizing:border-box}",
+    `html,body{margin:0;background:${pageBackground};color:var(--tm-fg);font-family:${family}}`,
+    ".tm-page{min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:24px;padding:24px;container-type:inline-size}",
+    band,
+    ".tm-name{margin:0;max-width:100%;font-size:clamp(20px,4vw,32px);font-weight:600;text-align:center;overflow-wrap:anywhere}",
+    ".tm-embed{display:flex;justify-content:center;padding:4px;container-type:inline-size}",
+    `.tm-timer{display:inline-flex;flex-direction:column;align-items:center;max-width:100%;` +
+      `font-size:min(${f}px,calc((100vw - ${outside + BORDER_PX}px) / ${em}));${fit("cqi")};` +
+      `padding:.4em ${PANEL_PAD_X}em;background:${panel};${border}}`,
+    ".tm-row{display:flex;align-items:flex-start;justify-content:center;max-width:100%;font-variant-numeric:tabular-nums}",
+    // A minimum width keeps the row still when a label changes ("hour" to "hours").
+    `.tm-group{display:flex;flex-direction:column;align-items:center;min-width:${GROUP_MIN}em;flex:0 1 auto}`,
+    ".tm-digits,.tm-sep{font-size:1em;font-weight:700;line-height:1.15;white-space:nowrap}",
+    `.tm-sep{color:var(--tm-accent);padding:0 ${SEP_PAD}em;position:relative;top:-.06em}`,
+    `.tm-gap{width:${GAP}em;flex:none}`,
+    // Long labels wrap under their digits rather than widen the row.
+    ".tm-label{font-size:max(11px,.3em);line-height:1.3;text-align:center;overflow-wrap:anywhere}",
+    `.tm-ended{display:flex;flex-direction:column;align-items:center;gap:12px;max-width:100%;text-align:center;font-size:min(${f}px,9vw);font-weight:700;line-height:1.2;overflow-wrap:anywhere}`,
+    ".tm-ended-image{max-width:100%;height:auto}",
+    ".tm-cta{display:inline-block;max-width:100%;min-height:44px;padding:12px 24px;border-radius:8px;" +
+      "background:var(--tm-cta-bg);color:var(--tm-cta-fg);font-size:18px;font-weight:700;line-height:20px;" +
+      "text-align:center;text-decoration:none;overflow-wrap:anywhere}",
+    ".tm-cta:hover{filter:brightness(1.08);text-decoration:underline}",
+    ".tm-cta:focus-visible{outline:3px solid var(--tm-fg);outline-offset:3px}",
+    ".tm-sr{position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}",
+    "[hidden]{display:none!important}",
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
