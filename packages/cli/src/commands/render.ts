@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { extname } from "node:path";
 import {
   computeStatus,
   emptyClock,
@@ -9,11 +10,12 @@ import {
 import { createImageRenderer, RenderError } from "@tminus/render";
 import type { Command } from "commander";
 import { CliError } from "../options";
+import { userPath } from "../paths";
 
 function readJson(file: string, what: string): unknown {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readFileSync(userPath(file), "utf8");
   } catch (err) {
     throw new CliError(`cannot read ${what} ${file}: ${(err as Error).message}`);
   }
@@ -70,6 +72,26 @@ function definitionOf(opts: { deadline?: string; timer?: string; look?: string }
   return result.value;
 }
 
+/** The image formats `render` writes, by file extension. */
+const FORMATS: Record<string, "gif" | "png"> = { ".gif": "gif", ".png": "png" };
+
+/**
+ * The format of `--out`: its extension decides (`.gif`, `.png`); `--format`, when given, must
+ * agree with it. A file without an extension (`/dev/stdout`) takes `--format`, else gif.
+ */
+export function outputFormat(out: string, flag: string | undefined): "gif" | "png" {
+  if (flag !== undefined && flag !== "gif" && flag !== "png")
+    throw new CliError(`--format must be gif or png, got "${flag}"`);
+  const ext = extname(out).toLowerCase();
+  if (ext === "") return flag ?? "gif";
+  const format = FORMATS[ext];
+  if (format === undefined)
+    throw new CliError(`--out ${out}: cannot write ${ext} images; use a .gif or .png file name`);
+  if (flag !== undefined && flag !== format)
+    throw new CliError(`--out ${out} is a .${format} file name but --format is ${flag}`);
+  return format;
+}
+
 /** `tminus render`: an email image (GIF or PNG) of a deadline or timer, for build steps. */
 export function registerRender(program: Command): void {
   program
@@ -80,7 +102,7 @@ export function registerRender(program: Command): void {
     .option("--deadline <iso>", "count down to this instant (a fixed timer)")
     .option("--timer <file>", "a timer definition as POST /api/v1/timers takes it (JSON)")
     .option("--look <file>", "look fields (JSON) laid over the timer's look")
-    .option("--format <format>", "gif or png (default: from --out, else gif)")
+    .option("--format <format>", "gif or png (default: the extension of --out)")
     .option("--frames <n>", "GIF frames, 1..60 (one per second)", "60")
     .option("--scale <n>", "1, or 2 for retina", "1")
     .option("--variant <variant>", "light or dark (the look's dark colours)", "light")
@@ -94,9 +116,8 @@ export function registerRender(program: Command): void {
     .action(async (opts) => {
       const definition = definitionOf(opts);
       const now = opts.now === undefined ? Date.now() : instant(opts.now, "--now");
-      const format = opts.format ?? (/\.png$/i.test(opts.out) ? "png" : "gif");
-      if (format !== "gif" && format !== "png")
-        throw new CliError(`--format must be gif or png, got "${format}"`);
+      const format = outputFormat(opts.out, opts.format);
+      const out = userPath(opts.out);
       // Rendered as if published at --now: a duration timer shows its full length,
       // a personalized one its fallback deadline.
       const status = computeStatus(
@@ -128,13 +149,13 @@ export function registerRender(program: Command): void {
         throw err;
       }
       try {
-        writeFileSync(opts.out, bytes);
+        writeFileSync(out, bytes);
       } catch (err) {
-        throw new CliError(`cannot write ${opts.out}: ${(err as Error).message}`);
+        throw new CliError(`cannot write ${out}: ${(err as Error).message}`);
       }
       const remaining = status.remaining.total_seconds;
       process.stdout.write(
-        `wrote ${opts.out} (${format}, ${bytes.length} bytes, ${remaining} s left at ${new Date(now).toISOString()})\n`,
+        `wrote ${out} (${format}, ${bytes.length} bytes, ${remaining} s left at ${new Date(now).toISOString()})\n`,
       );
     });
 }
