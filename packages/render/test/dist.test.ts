@@ -30,7 +30,9 @@ describe("the built package", () => {
       [
         "--input-type=module",
         "-e",
-        program('import { createRenderPool, renderGif, renderMany, renderPng } from "./dist/index.js";'),
+        program(
+          'import { createRenderPool, renderGif, renderMany, renderPng } from "./dist/index.js";',
+        ),
       ],
       { cwd: root },
     );
