@@ -226,6 +226,12 @@ describe("tminus render --batch", () => {
         "tminus: --out-dir and --name go with --batch; one image is written to --out\n",
       ],
     ];
+    // A file that cannot be written ends the batch: the next ones would fail alike.
+    mkdirSync(join(folder, "taken", "a.gif"), { recursive: true });
+    cases.push([
+      ["--batch", "r.csv", "--out-dir", "taken", "--now", now],
+      expect.stringMatching(/^tminus: cannot write .*taken\/a\.gif: EISDIR/),
+    ]);
     for (const [args, stderr] of cases) {
       const result = await tminus(args, folder);
       expect(result.code, args.join(" ")).toBe(1);

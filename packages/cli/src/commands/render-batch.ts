@@ -114,20 +114,25 @@ export async function renderBatch(flags: BatchFlags): Promise<void> {
     );
     writing.add(done);
   };
-  for await (const result of renderMany(jobs(), defaults)) {
-    flushBefore(result.job.line);
-    if (result.ok) write(join(outDir, result.job.file), result.bytes);
-    else fail(result.job.line, result.error.message);
-    if (writing.size >= MAX_WRITES) await Promise.race(writing);
-    if (writeError) break;
+  try {
+    for await (const result of renderMany(jobs(), defaults)) {
+      flushBefore(result.job.line);
+      if (result.ok) write(join(outDir, result.job.file), result.bytes);
+      else fail(result.job.line, result.error.message);
+      if (writing.size >= MAX_WRITES) await Promise.race(writing);
+      if (writeError) break;
+      counts.elapsedMs = performance.now() - started;
+      progress.update(counts);
+    }
+    flushBefore(Number.POSITIVE_INFINITY);
+  } finally {
+    // Also when the file turns out broken half-way: what was rendered is on disk, and the
+    // bar ends its line before the error is printed.
+    await Promise.all(writing);
     counts.elapsedMs = performance.now() - started;
-    progress.update(counts);
+    progress.finish(counts);
   }
-  await Promise.all(writing);
   if (writeError) throw writeError;
-  flushBefore(Number.POSITIVE_INFINITY);
-  counts.elapsedMs = performance.now() - started;
-  progress.finish(counts);
   process.stdout.write(`${summaryLine(counts, outDir)}\n`);
   if (counts.failed > 0) process.exitCode = 1;
 }
