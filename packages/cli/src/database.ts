@@ -1,5 +1,5 @@
 import { mkdirSync, type Stats, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname } from "node:path";
 import {
   MIGRATIONS,
   migratePostgres,
@@ -12,6 +12,7 @@ import {
   sqliteStore,
 } from "@tminus/store";
 import { CliError } from "./errors";
+import { userPath } from "./paths";
 
 /** The embedded database unless `--db`, `TMINUS_DATABASE_URL` or `TMINUS_DB` name another. */
 export const DEFAULT_DB = ".tminus/tminus.db";
@@ -35,7 +36,8 @@ export type DatabaseTarget =
 /**
  * Reads `--db` (else `TMINUS_DATABASE_URL`, else `TMINUS_DB`, else `.tminus/tminus.db`). A
  * `postgres://` or `postgresql://` URL means PostgreSQL; anything else without a scheme is a
- * SQLite file path. Another scheme (`mysql://`) is refused rather than taken for a file name.
+ * SQLite file path, relative to where the user ran the command. Another scheme (`mysql://`) is
+ * refused rather than taken for a file name.
  */
 export function parseDatabaseTarget(
   value: string | undefined,
@@ -44,9 +46,10 @@ export function parseDatabaseTarget(
   const raw = value ?? (env.TMINUS_DATABASE_URL || undefined) ?? (env.TMINUS_DB || undefined);
   const source =
     value !== undefined ? "--db" : env.TMINUS_DATABASE_URL ? "TMINUS_DATABASE_URL" : "TMINUS_DB";
-  if (raw === undefined) return { kind: "sqlite", path: resolve(DEFAULT_DB) };
+  // Relative paths are relative to where the user ran the command (see paths.ts).
+  if (raw === undefined) return { kind: "sqlite", path: userPath(DEFAULT_DB, env) };
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();
-  if (scheme === undefined) return { kind: "sqlite", path: resolve(raw) };
+  if (scheme === undefined) return { kind: "sqlite", path: userPath(raw, env) };
   if (scheme !== "postgres" && scheme !== "postgresql") {
     throw new CliError(
       `${source}: unsupported database URL scheme "${scheme}://"; use postgres://user@host:5432/name or a SQLite file path`,

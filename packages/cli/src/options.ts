@@ -3,6 +3,7 @@ import { ConfigError, resolveConfig, type TminusConfig } from "@tminus/http";
 import type { Store } from "@tminus/store";
 import { DEFAULT_DB, type OpenOptions, openDatabase, parseDatabaseTarget } from "./database";
 import { CliError } from "./errors";
+import { userPath } from "./paths";
 
 export { CliError, DEFAULT_DB };
 
@@ -26,11 +27,12 @@ export function loadConfig(
 ): TminusConfig {
   let input: Record<string, unknown> = {};
   if (file) {
+    const path = userPath(file);
     let text: string;
     try {
-      text = readFileSync(file, "utf8");
+      text = readFileSync(path, "utf8");
     } catch (err) {
-      throw new CliError(`cannot read config file ${file}: ${(err as Error).message}`);
+      throw new CliError(`cannot read config file ${path}: ${(err as Error).message}`);
     }
     try {
       input = JSON.parse(text);

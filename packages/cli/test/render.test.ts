@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,6 +51,28 @@ describe("tminus render", () => {
     const png = readFileSync(out);
     expect(png.subarray(1, 4).toString()).toBe("PNG");
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 320]);
+  });
+
+  it("takes the format from the --out extension, and refuses one it cannot write", async () => {
+    const upper = join(dir, "STILL.PNG");
+    expect((await tminus([...deadline, "--out", upper])).code).toBe(0);
+    expect(readFileSync(upper).subarray(1, 4).toString()).toBe("PNG");
+    const jpg = await tminus([...deadline, "--out", join(dir, "x.jpg")]);
+    expect(jpg.code).toBe(1);
+    expect(jpg.stderr).toBe(
+      `tminus: --out ${join(dir, "x.jpg")}: cannot write .jpg images; use a .gif or .png file name\n`,
+    );
+    expect(existsSync(join(dir, "x.jpg"))).toBe(false);
+    const clash = await tminus([...deadline, "--format", "png", "--out", join(dir, "y.gif")]);
+    expect(clash.stderr).toBe(
+      `tminus: --out ${join(dir, "y.gif")} is a .gif file name but --format is png\n`,
+    );
+    const webp = await tminus([...deadline, "--format", "webp", "--out", join(dir, "y.gif")]);
+    expect(webp.stderr).toBe('tminus: --format must be gif or png, got "webp"\n');
+    // No extension (a pipe, a device): --format decides.
+    const bare = join(dir, "bare");
+    expect((await tminus([...deadline, "--format", "png", "--out", bare])).code).toBe(0);
+    expect(readFileSync(bare).subarray(1, 4).toString()).toBe("PNG");
   });
 
   it("renders any timer definition, with a look file laid over it", async () => {

@@ -29,3 +29,13 @@ export {
   type RenderPoolOptions,
   type RenderPoolStats,
 } from "./pool";
+export {
+  type ImageFormat,
+  type Instant,
+  type RenderJob,
+  type RenderManyDone,
+  type RenderManyFailed,
+  type RenderManyOptions,
+  type RenderManyResult,
+  renderMany,
+} from "./render-many";

@@ -9,7 +9,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const run = promisify(execFile);
 
 // The render pool's threads too: their worker script is found in dist/ from either
-// build, and they start under a parent that runs with -e and --input-type.
+// build, and they start under a parent that runs with -e and --input-type; renderMany's too.
 const program = (load: string) => `
 ${load}
 const png = await renderPng({ remainingSeconds: 3661, look: { font: "serif" } });
@@ -17,7 +17,10 @@ const gif = await renderGif({ remainingSeconds: 3661, frames: 3 });
 const pool = createRenderPool({ threads: 1, warm: false });
 const pooled = await pool.renderGif({ remainingSeconds: 3661, frames: 3 });
 await pool.close();
-process.stdout.write(JSON.stringify({ png: Buffer.from(png.subarray(1, 4)).toString(), gif: Buffer.from(gif.subarray(0, 6)).toString(), pooled: Buffer.from(pooled).equals(Buffer.from(gif)) }));
+let many = false;
+for await (const r of renderMany([{ deadline: 3661000 }], { now: 0, frames: 3, threads: 1 }))
+  many = r.ok && Buffer.from(r.bytes).equals(Buffer.from(gif));
+process.stdout.write(JSON.stringify({ png: Buffer.from(png.subarray(1, 4)).toString(), gif: Buffer.from(gif.subarray(0, 6)).toString(), pooled: Buffer.from(pooled).equals(Buffer.from(gif)), many }));
 `;
 
 describe("the built package", () => {
@@ -27,11 +30,13 @@ describe("the built package", () => {
       [
         "--input-type=module",
         "-e",
-        program('import { createRenderPool, renderGif, renderPng } from "./dist/index.js";'),
+        program(
+          'import { createRenderPool, renderGif, renderMany, renderPng } from "./dist/index.js";',
+        ),
       ],
       { cwd: root },
     );
-    expect(JSON.parse(stdout)).toEqual({ png: "PNG", gif: "GIF89a", pooled: true });
+    expect(JSON.parse(stdout)).toEqual({ png: "PNG", gif: "GIF89a", pooled: true, many: true });
   });
 
   it("renders from the CommonJS build", async () => {
@@ -39,10 +44,10 @@ describe("the built package", () => {
       process.execPath,
       [
         "-e",
-        `(async () => { ${program('const { createRenderPool, renderGif, renderPng } = require("./dist/index.cjs");')} })()`,
+        `(async () => { ${program('const { createRenderPool, renderGif, renderMany, renderPng } = require("./dist/index.cjs");')} })()`,
       ],
       { cwd: root },
     );
-    expect(JSON.parse(stdout)).toEqual({ png: "PNG", gif: "GIF89a", pooled: true });
+    expect(JSON.parse(stdout)).toEqual({ png: "PNG", gif: "GIF89a", pooled: true, many: true });
   });
 });

@@ -1,0 +1,212 @@
+// `tminus render --batch recipients.csv --out-dir DIR`: one image per row, in one process,
+// through renderMany (a pool of render threads, a bounded number of rows in flight, the file
+// read as it is rendered). A bad row is one line on stderr and the rest go on; the exit
+// status says whether every row became an image.
+import { closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { LookInput, TimerDefinition } from "@tminus/core";
+import { IMAGE_LIMITS, type RenderManyOptions, renderMany } from "@tminus/render";
+import { type BatchJob, fileNames, RowError, rowToJob } from "../batch/jobs";
+import { type BatchCounts, createProgress, summaryLine } from "../batch/progress";
+import { batchFileKind, readRows } from "../batch/rows";
+import { CliError } from "../errors";
+import { userPath } from "../paths";
+import {
+  checkedLook,
+  definitionOf,
+  formatFlag,
+  instant,
+  intOption,
+  type RenderFlags,
+} from "./render-input";
+
+/** The flags a batch reads. */
+export interface BatchFlags extends RenderFlags {
+  batch?: string;
+  outDir?: string;
+  name?: string;
+  out?: string;
+  now?: string;
+  frames?: string;
+  scale?: string;
+  variant?: string;
+  width?: string;
+  height?: string;
+}
+
+/** Image files being written at once. */
+const MAX_WRITES = 8;
+
+/** Renders one image per row of `--batch` into `--out-dir`; exit status 1 if any row failed. */
+export async function renderBatch(flags: BatchFlags): Promise<void> {
+  const batch = flags.batch!;
+  if (flags.out) throw new CliError("--batch writes to --out-dir DIR, not --out");
+  if (!flags.outDir) throw new CliError("--batch needs --out-dir DIR for the images");
+  const kind = batchFileKind(batch);
+  const source = userPath(batch);
+  const outDir = userPath(flags.outDir);
+  const names = (() => {
+    try {
+      return fileNames(flags.name ?? "{id}.{format}");
+    } catch (err) {
+      throw err instanceof RowError ? new CliError(err.message) : err;
+    }
+  })();
+  const format = formatFlag(flags.format);
+  // Flags are checked once here: a bad one would otherwise fail every row the same way.
+  const defaults = batchDefaults(flags);
+  if (statOrNull(source)?.isDirectory()) throw new CliError(`--batch ${batch} is a directory`);
+  makeFolder(outDir);
+
+  const err = process.stderr;
+  const progress = createProgress(err);
+  const started = performance.now();
+  const counts: BatchCounts = {
+    written: 0,
+    failed: 0,
+    expected: estimateRows(source, kind),
+    elapsedMs: 0,
+  };
+  const fail = (line: number, message: string) => {
+    counts.failed++;
+    progress.message(`${batch}:${line}: ${message}`);
+  };
+  // Rows refused before rendering wait here, so every message comes out in line order.
+  const refused: Array<{ line: number; message: string }> = [];
+  const flushBefore = (line: number) => {
+    while (refused.length > 0 && refused[0]!.line < line) {
+      const { line: at, message } = refused.shift()!;
+      fail(at, message);
+    }
+  };
+
+  async function* jobs(): AsyncGenerator<BatchJob> {
+    for await (const row of readRows(source, kind, batch)) {
+      if ("error" in row) {
+        refused.push({ line: row.line, message: row.error });
+        continue;
+      }
+      try {
+        yield rowToJob(row, names, { format });
+      } catch (e) {
+        if (!(e instanceof RowError)) throw e;
+        refused.push({ line: row.line, message: e.message });
+      }
+    }
+  }
+
+  // Files are written while the next images render: a few writes in flight, no more, so a
+  // slow disk slows the reading of rows instead of piling images up in memory.
+  const writing = new Set<Promise<void>>();
+  let writeError: CliError | null = null;
+  const write = (path: string, bytes: Uint8Array) => {
+    const done: Promise<void> = writeFile(path, bytes).then(
+      () => {
+        counts.written++;
+        writing.delete(done);
+      },
+      (e: Error) => {
+        // A folder that takes no files fails every row alike: stop at the first.
+        writeError ??= new CliError(`cannot write ${path}: ${e.message}`);
+        writing.delete(done);
+      },
+    );
+    writing.add(done);
+  };
+  try {
+    for await (const result of renderMany(jobs(), defaults)) {
+      flushBefore(result.job.line);
+      if (result.ok) write(join(outDir, result.job.file), result.bytes);
+      else fail(result.job.line, result.error.message);
+      if (writing.size >= MAX_WRITES) await Promise.race(writing);
+      if (writeError) break;
+      counts.elapsedMs = performance.now() - started;
+      progress.update(counts);
+    }
+    flushBefore(Number.POSITIVE_INFINITY);
+  } finally {
+    // Also when the file turns out broken half-way: what was rendered is on disk, and the
+    // bar ends its line before the error is printed.
+    await Promise.all(writing);
+    counts.elapsedMs = performance.now() - started;
+    progress.finish(counts);
+  }
+  if (writeError) throw writeError;
+  process.stdout.write(`${summaryLine(counts, outDir)}\n`);
+  if (counts.failed > 0) process.exitCode = 1;
+}
+
+/** What the flags give every row, checked, as renderMany's defaults. */
+function batchDefaults(flags: BatchFlags): RenderManyOptions {
+  const timer: TimerDefinition | undefined = definitionOf(flags, false);
+  const look: LookInput | undefined = timer ? undefined : checkedLook(flags);
+  const L = IMAGE_LIMITS;
+  const frames = ranged(flags.frames, "frames", L.minFrames, L.maxFrames);
+  const width = ranged(flags.width, "width", L.minWidth, L.maxWidth);
+  const height = ranged(flags.height, "height", L.minHeight, L.maxHeight);
+  const scale = ranged(flags.scale, "scale", 1, 2) as 1 | 2 | undefined;
+  if (flags.variant !== undefined && flags.variant !== "light" && flags.variant !== "dark")
+    throw new CliError(`--variant: variant must be light or dark, got "${flags.variant}"`);
+  return {
+    timer,
+    look,
+    deadline: flags.deadline === undefined ? undefined : instant(flags.deadline, "--deadline"),
+    now: flags.now === undefined ? Date.now() : instant(flags.now, "--now"),
+    frames,
+    width,
+    height,
+    scale,
+    variant: flags.variant as "light" | "dark" | undefined,
+  };
+}
+
+function ranged(value: string | undefined, name: string, min: number, max: number) {
+  const n = intOption(value, `--${name}`);
+  if (n !== undefined && (n < min || n > max))
+    throw new CliError(`--${name}: ${name} must be an integer from ${min} to ${max}`);
+  return n;
+}
+
+function makeFolder(dir: string): void {
+  if (statOrNull(dir)?.isFile()) throw new CliError(`--out-dir ${dir} is a file, not a folder`);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new CliError(`cannot make --out-dir ${dir}: ${(err as Error).message}`);
+  }
+}
+
+function statOrNull(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Rows in the file, for the progress bar: its line breaks (a CSV header and blank lines
+ * make it a little high; the bar never shows more than is done). Null if unreadable.
+ */
+function estimateRows(path: string, kind: "csv" | "jsonl"): number | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return null; // reading the rows reports it
+  }
+  try {
+    const buffer = Buffer.alloc(1 << 16);
+    let lines = 0;
+    let last = 10;
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) {
+      for (let at = buffer.indexOf(10); at >= 0 && at < n; at = buffer.indexOf(10, at + 1)) lines++;
+      last = buffer[n - 1]!;
+    }
+    if (last !== 10) lines++;
+    return Math.max(0, kind === "csv" ? lines - 1 : lines);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,346 @@
+// One image per recipient, for build steps and campaigns: thousands of personalized
+// countdowns rendered on the pool's threads while the caller's event loop writes them
+// out. Jobs are pulled from the caller's iterable only as places free up, so a list of
+// a million recipients never sits in memory as a million promises or images.
+import { availableParallelism } from "node:os";
+import {
+  computeStatus,
+  emptyClock,
+  type LookInput,
+  parseOffsetDateTime,
+  statusFromTarget,
+  type TimerCreateInput,
+  type TimerDefinition,
+  type TimerState,
+  type TimerStatusResult,
+  validateTimerCreate,
+} from "@tminus/core";
+import type { Variant } from "./colors";
+import { invalid, RenderError } from "./errors";
+import type { ImageInput } from "./options";
+import { createRenderPool, type RenderPool } from "./pool";
+
+/** An instant: epoch milliseconds, a `Date`, or ISO 8601 with `Z` or an offset. */
+export type Instant = number | string | Date;
+
+/** The image formats {@link renderMany} writes. */
+export type ImageFormat = "gif" | "png";
+
+/**
+ * One image: whose countdown, as of when, and how it looks. Every field may also be given
+ * once for all jobs in {@link RenderManyOptions}; a job's own value wins (its `look` is
+ * laid over the options' look, field by field).
+ */
+export interface RenderJob {
+  /**
+   * The timer, as `POST /api/v1/timers` takes it (any of the four types), rendered as if
+   * published at `now`. One object shared by many jobs is validated once. Without a timer,
+   * the image counts down to `deadline`.
+   */
+  timer?: TimerCreateInput | TimerDefinition;
+  /**
+   * This recipient's deadline: where the countdown ends without a timer or with a fixed
+   * timer (it replaces `deadline_at`), the viewer's deadline of a personalized timer whose
+   * `personalization.source` is "deadline".
+   */
+  deadline?: Instant;
+  /**
+   * This recipient's start: a duration timer counts `duration_seconds` from it (default:
+   * `now`, the full length); a personalized timer with source "start" counts `offset_seconds`.
+   */
+  start?: Instant;
+  /** The instant the image shows: frame 0 is the time left at `now`. */
+  now?: Instant;
+  /** "gif" (default): up to 60 one-second frames; "png": the first frame, still. */
+  format?: ImageFormat;
+  /** Look fields laid over the timer's look (partial; missing fields keep the timer's or the defaults). */
+  look?: LookInput;
+  /** GIF frames, 1..60. Default 60. */
+  frames?: number;
+  /** Width in CSS pixels, 100..1200. Default 600. */
+  width?: number;
+  /** Height in CSS pixels, 40..600. Default: from the font size (160 for the default look). */
+  height?: number;
+  /** 2 for retina (the image is twice as wide and high). Default 1. */
+  scale?: 1 | 2;
+  /** "dark" draws the look's dark colours. Default "light". */
+  variant?: Variant;
+}
+
+/** Options of {@link renderMany}: defaults for every job, and how to run them. */
+export interface RenderManyOptions extends RenderJob {
+  /**
+   * Jobs in flight at most: handed to the pool, or rendered and waiting to be taken
+   * (in order, a fast job waits for a slow one before it). The next job is pulled from the
+   * input only when one of these is taken. Default 16.
+   */
+  concurrency?: number;
+  /**
+   * true (default): results come in input order. false: as they finish (each carries its
+   * `index`), so one slow image does not hold back the rest.
+   */
+  ordered?: boolean;
+  /**
+   * A pool to render on (shared with a server, say). It is not closed at the end; a
+   * `queue_full` refusal is waited out and tried again, never reported. Default: a pool of
+   * `threads` threads made for this call and closed when the results end.
+   */
+  pool?: RenderPool;
+  /** Threads of the pool made for this call. Default: the CPUs (at least 1, at most 4). */
+  threads?: number;
+}
+
+/** A job that became an image. */
+export interface RenderManyDone<J extends RenderJob = RenderJob> {
+  ok: true;
+  /** The job's position in the input, from 0. */
+  index: number;
+  /** The job as given (with whatever else the caller put in it). */
+  job: J;
+  format: ImageFormat;
+  bytes: Uint8Array;
+  /** Seconds left at `now`, as frame 0 shows them. */
+  remainingSeconds: number;
+  state: TimerState;
+}
+
+/** A job that did not: bad input (`error.code` "validation_error", `error.field` names it) or a failed render. */
+export interface RenderManyFailed<J extends RenderJob = RenderJob> {
+  ok: false;
+  index: number;
+  job: J;
+  error: RenderError;
+}
+
+/** One result of {@link renderMany}, per job. */
+export type RenderManyResult<J extends RenderJob = RenderJob> =
+  | RenderManyDone<J>
+  | RenderManyFailed<J>;
+
+const DEFAULT_CONCURRENCY = 16;
+
+/**
+ * Renders one image per job on a pool of worker threads and yields the results as they are
+ * ready: in input order (default) or as they finish, each with its `index`. Never more than
+ * `concurrency` jobs are in flight, and the input is read only as fast as results are taken.
+ * A bad job is a failed result, not an exception; only an input that throws ends the stream
+ * with its error. Breaking out of the loop stops reading and closes the pool made for it.
+ * @example
+ * const jobs = recipients.map((r) => ({ id: r.id, deadline: r.expires_at }));
+ * for await (const result of renderMany(jobs, { now: sendAt, look: { theme: "dark" } })) {
+ *   if (result.ok) await writeFile(`out/${result.job.id}.gif`, result.bytes);
+ *   else console.error(`recipient ${result.job.id}: ${result.error.message}`);
+ * }
+ */
+export async function* renderMany<J extends RenderJob>(
+  jobs: Iterable<J> | AsyncIterable<J>,
+  options: RenderManyOptions = {},
+): AsyncGenerator<RenderManyResult<J>, void, undefined> {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw invalid("concurrency", "must be an integer, 1 or more");
+  const ordered = options.ordered ?? true;
+  const now = instant(options.now ?? Date.now(), "now")!;
+  const own = options.pool
+    ? null
+    : createRenderPool({
+        threads: options.threads ?? defaultThreads(),
+        maxQueue: concurrency,
+        // The batch's own look is built by its first job; warming the default look would
+        // only be wasted when the batch uses another.
+        warm: false,
+      });
+  const pool = options.pool ?? own!;
+  const timers = new WeakMap<object, TimerDefinition | RenderError>();
+  const source = iteratorOf(jobs);
+  const inFlight = new Map<number, Promise<RenderManyResult<J>>>();
+  let nextIndex = 0;
+  let nextOut = 0;
+  let exhausted = false;
+  try {
+    for (;;) {
+      while (!exhausted && inFlight.size < concurrency) {
+        const step = await source.next();
+        if (step.done) {
+          exhausted = true;
+          break;
+        }
+        const index = nextIndex++;
+        inFlight.set(index, renderOne(pool, step.value, index, options, now, timers));
+      }
+      if (inFlight.size === 0) return;
+      const result = ordered
+        ? await inFlight.get(nextOut++)!
+        : await Promise.race(inFlight.values());
+      inFlight.delete(result.index);
+      yield result;
+    }
+  } finally {
+    if (!exhausted) await source.return?.();
+    // Jobs still in flight (the caller stopped early) settle as failures nobody reads.
+    await own?.close();
+  }
+}
+
+async function renderOne<J extends RenderJob>(
+  pool: RenderPool,
+  job: J,
+  index: number,
+  options: RenderManyOptions,
+  now: number,
+  timers: WeakMap<object, TimerDefinition | RenderError>,
+): Promise<RenderManyResult<J>> {
+  try {
+    if (typeof job !== "object" || job === null) throw invalid("job", "must be an object");
+    const { input, format, status } = prepare(job, options, now, timers);
+    const bytes = await submit(pool, format, input);
+    return {
+      ok: true,
+      index,
+      job,
+      format,
+      bytes,
+      remainingSeconds: status.remaining.total_seconds,
+      state: status.state,
+    };
+  } catch (err) {
+    const error =
+      err instanceof RenderError
+        ? err
+        : new RenderError("render_failed", `rendering failed: ${(err as Error)?.message ?? err}`);
+    return { ok: false, index, job, error };
+  }
+}
+
+/** A pool shared with others may be full for a moment: wait, then try again. */
+async function submit(pool: RenderPool, format: ImageFormat, input: ImageInput) {
+  for (let wait = 5; ; wait = Math.min(wait * 2, 250)) {
+    try {
+      return await (format === "png" ? pool.renderPng(input) : pool.renderGif(input));
+    } catch (err) {
+      if (!(err instanceof RenderError) || err.code !== "queue_full") throw err;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+/** The job's image input and the status it shows, checked; throws RenderError naming the field. */
+function prepare(
+  job: RenderJob,
+  options: RenderManyOptions,
+  defaultNow: number,
+  timers: WeakMap<object, TimerDefinition | RenderError>,
+): { input: ImageInput; format: ImageFormat; status: TimerStatusResult } {
+  const pick = <K extends keyof RenderJob>(key: K): RenderJob[K] => job[key] ?? options[key];
+  const format = pick("format") ?? "gif";
+  if (format !== "gif" && format !== "png") throw invalid("format", "must be gif or png");
+  const now = instant(job.now ?? defaultNow, "now")!;
+  const timerInput = pick("timer");
+  const timer = timerInput === undefined ? undefined : definitionOf(timerInput, timers);
+  const deadline = instant(pick("deadline"), "deadline");
+  const start = instant(pick("start"), "start");
+  const status = statusOf(timer, deadline, start, now);
+  const look = { ...(timer?.look ?? {}), ...(options.look ?? {}), ...(job.look ?? {}) };
+  return {
+    format,
+    status,
+    input: {
+      remainingSeconds: status.remaining.total_seconds,
+      running: status.state === "running",
+      look,
+      ended: timer?.ended,
+      frames: pick("frames"),
+      width: pick("width"),
+      height: pick("height"),
+      scale: pick("scale"),
+      variant: pick("variant"),
+    },
+  };
+}
+
+/** Where the countdown stands at `now`; a deadline or start the timer cannot use is an error. */
+function statusOf(
+  timer: TimerDefinition | undefined,
+  deadline: number | undefined,
+  start: number | undefined,
+  now: number,
+): TimerStatusResult {
+  const clock = { ...emptyClock(), published_at: now };
+  const type = timer?.type;
+  const source = timer?.type === "personalized" ? timer.personalization.source : undefined;
+  const takesDeadline = type === undefined || type === "fixed" || source === "deadline";
+  const takesStart = type === "duration" || source === "start";
+  if (deadline !== undefined && !takesDeadline)
+    throw invalid("deadline", `does not apply to a ${describe(timer!)}`);
+  if (start !== undefined && !takesStart)
+    throw invalid("start", `does not apply to ${timer ? `a ${describe(timer)}` : "a deadline"}`);
+  if (timer === undefined) {
+    if (deadline === undefined)
+      throw invalid("deadline", "is required when no timer is given (or give a timer)");
+    return statusFromTarget(deadline, clock, now);
+  }
+  if (timer.type === "fixed" && deadline !== undefined)
+    return statusFromTarget(deadline, clock, now);
+  return computeStatus(
+    { definition: timer, clock, viewer: { deadline_at: deadline, start_at: start } },
+    now,
+  );
+}
+
+function describe(timer: TimerDefinition): string {
+  return timer.type === "personalized"
+    ? `personalized timer by ${timer.personalization.source}`
+    : `${timer.type} timer`;
+}
+
+function definitionOf(
+  timer: TimerCreateInput | TimerDefinition,
+  cache: WeakMap<object, TimerDefinition | RenderError>,
+): TimerDefinition {
+  const key = typeof timer === "object" && timer !== null ? timer : null;
+  let found = key ? cache.get(key) : undefined;
+  if (!found) {
+    const result = validateTimerCreate(timer);
+    found = result.ok
+      ? result.value
+      : new RenderError(
+          "validation_error",
+          `timer: ${result.issues[0]!.message}`,
+          `timer.${result.issues[0]!.field}`,
+        );
+    if (key) cache.set(key, found);
+  }
+  if (found instanceof RenderError) throw found;
+  return found;
+}
+
+function instant(value: Instant | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms =
+    typeof value === "number"
+      ? value
+      : value instanceof Date
+        ? value.getTime()
+        : typeof value === "string"
+          ? parseOffsetDateTime(value)
+          : null;
+  if (ms === null || !Number.isFinite(ms))
+    throw invalid(
+      field,
+      "must be an ISO 8601 date-time with Z or an offset, or epoch milliseconds",
+    );
+  return ms;
+}
+
+function iteratorOf<T>(items: Iterable<T> | AsyncIterable<T>): AsyncIterator<T> | Iterator<T> {
+  if (items !== null && typeof items === "object") {
+    if (Symbol.asyncIterator in items) return items[Symbol.asyncIterator]();
+    if (Symbol.iterator in items) return items[Symbol.iterator]();
+  }
+  throw invalid("jobs", "must be an iterable or an async iterable");
+}
+
+/** All the CPUs, up to 4: the caller's thread mostly waits while a batch renders. */
+function defaultThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
