@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import base from "./vitest.config";
 
@@ -15,7 +16,19 @@ const scopes: Record<string, string[]> = {
 const scope = (process.env.TMINUS_MUTATE ?? "all").split(":")[0]!;
 
 export default defineConfig({
-  resolve: base.resolve,
+  resolve: {
+    alias: [
+      // Properties run fewer cases per mutant (see the file); exact match only.
+      {
+        find: /^fast-check$/,
+        replacement: fileURLToPath(new URL("./vitest.mutate.fast-check.ts", import.meta.url)),
+      },
+      ...Object.entries(base.resolve?.alias ?? {}).map(([find, replacement]) => ({
+        find,
+        replacement,
+      })),
+    ],
+  },
   test: {
     setupFiles: base.test?.setupFiles,
     testTimeout: 30_000,
