@@ -43,7 +43,7 @@ export default {
   incrementalFile: `reports/stryker-incremental-${name}.json`,
   coverageAnalysis: "perTest",
   concurrency: 2,
-  timeoutMS: 20_000,
+  timeoutMS: 10_000,
   reporters: ["clear-text", "progress-append-only", "html", "json"],
   htmlReporter: { fileName: `reports/mutation/${name}.html` },
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
