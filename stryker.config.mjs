@@ -1,9 +1,10 @@
-// Mutation testing (StrykerJS, vitest runner): `pnpm mutate` runs both scopes,
-// `pnpm mutate:core` and `pnpm mutate:guards` one each; add `--mutate '<glob>'` to narrow
-// it to a folder. Not part of .ci/run (too slow for two cores); the last scores are in
-// docs/testing.md. Incremental: a rerun only tests mutants whose code or covering
-// tests changed, using reports/stryker-incremental-<scope>.json (gitignored: it holds
-// machine-local test ids and churns on every run).
+// Mutation testing (StrykerJS, vitest runner). `pnpm mutate:core` and `pnpm mutate:guards`
+// run one scope each, `pnpm mutate` both; TMINUS_MUTATE=core:<folder> (for example
+// core:recurrence) runs one folder of packages/core/src with its own incremental file.
+// Not part of .ci/run (too slow for two cores); the last scores are in docs/testing.md.
+// Incremental: a rerun only tests mutants whose code or covering tests changed, using
+// reports/stryker-incremental-<scope>.json (gitignored: it holds machine-local test ids
+// and churns on every run).
 const scope = process.env.TMINUS_MUTATE ?? "all";
 
 /** What each scope mutates: all of core; the API's guards in http and webhooks. */
@@ -21,6 +22,12 @@ const mutate = {
     "packages/webhooks/src/address-policy.ts",
   ],
 };
+const folder = /^core:([a-z-]+)$/.exec(scope)?.[1];
+const files = folder
+  ? [`packages/core/src/${folder}/**/*.ts`, "!packages/core/src/time/zones.generated.ts"]
+  : (mutate[scope] ?? [...mutate.core, ...mutate.guards]);
+// A folder of core runs core's tests; the file names below must not contain ":".
+const name = scope.replace(":", "-");
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -28,18 +35,18 @@ export default {
   plugins: ["@stryker-mutator/vitest-runner"],
   testRunner: "vitest",
   vitest: { configFile: "vitest.mutate.config.ts" },
-  mutate: mutate[scope] ?? [...mutate.core, ...mutate.guards],
+  mutate: files,
   // Static mutants (module-level constants) need a fresh process per mutant: slow, and
   // the values they change are pinned by the tests that read them anyway.
   ignoreStatic: true,
   incremental: true,
-  incrementalFile: `reports/stryker-incremental-${scope}.json`,
+  incrementalFile: `reports/stryker-incremental-${name}.json`,
   coverageAnalysis: "perTest",
   concurrency: 2,
-  timeoutMS: 20_000,
+  timeoutMS: 10_000,
   reporters: ["clear-text", "progress-append-only", "html", "json"],
-  htmlReporter: { fileName: `reports/mutation/${scope}.html` },
-  jsonReporter: { fileName: `reports/mutation/${scope}.json` },
+  htmlReporter: { fileName: `reports/mutation/${name}.html` },
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
   clearTextReporter: { allowColor: false, reportScoreTable: true, reportMutants: true },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",

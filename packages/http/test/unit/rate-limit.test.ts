@@ -123,6 +123,48 @@ describe("rate limits", () => {
     expect(admitted).toBeGreaterThanOrEqual(40);
   });
 
+  it("a process's first request in a window reserves one unit, so light traffic is counted exactly", async () => {
+    const p1 = createRateLimiter(u.store);
+    const p2 = createRateLimiter(u.store);
+    const { auth } = await u.key("acme");
+    expect((await p1.take(auth, limits(300), WINDOW)).remaining).toBe(299);
+    expect((await p2.take(auth, limits(300), WINDOW)).remaining).toBe(298);
+  });
+
+  it("concurrent requests wait for the one reservation under way instead of each asking", async () => {
+    let writes = 0;
+    const counting = new Proxy(u.store, {
+      get(target, name, receiver) {
+        if (name === "reserveRequests") {
+          return (input: Parameters<typeof target.reserveRequests>[0]) => {
+            writes++;
+            return target.reserveRequests(input);
+          };
+        }
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    const limiter = createRateLimiter(counting);
+    const { auth } = await u.key("acme");
+    const states = await Promise.all(
+      Array.from({ length: 40 }, () => limiter.take(auth, limits(1000), WINDOW)),
+    );
+    expect(states.map((s) => s.remaining).sort((a, b) => b - a)).toEqual(
+      Array.from({ length: 40 }, (_, i) => 999 - i),
+    );
+    // One unit first, then one chunk of 124: two reservations for forty requests.
+    expect(writes).toBe(2);
+  });
+
+  it("a store failure reaches the request, and the next request asks again", async () => {
+    const limiter = createRateLimiter(u.store);
+    const { auth } = await u.key("acme");
+    await u.store.close();
+    await expect(limiter.take(auth, limits(10), WINDOW)).rejects.toThrow();
+    await expect(limiter.take(auth, limits(10), WINDOW)).rejects.toThrow();
+    u = unitStore(); // afterEach closes it
+  });
+
   it("takes large budgets in chunks: one process admits a full window with few store writes", async () => {
     let writes = 0;
     const counting = new Proxy(u.store, {
