@@ -92,7 +92,7 @@ describe("tminus render --batch", () => {
     expect(readFileSync(join(out, "alice.gif")).equals(readFileSync(single))).toBe(true);
   });
 
-  it("renders JSON Lines rows against a --timer, each from its own start, with a name template", async () => {
+  it("renders JSON Lines rows against a --timer, each from its own start, with a name template (and a render thread)", async () => {
     const folder = join(dir, "jsonl");
     mkdirSync(folder);
     writeFileSync(
@@ -111,6 +111,8 @@ describe("tminus render --batch", () => {
     );
     const result = await tminus(
       [
+        "--threads",
+        "1",
         "--batch",
         "rows.jsonl",
         "--timer",
