@@ -4,6 +4,9 @@
 //
 // 1. renderMany (@tminus/render): a pool of render threads made for the call (its start
 //    included), at most 16 jobs in flight, results taken in input order; bytes summed.
+//    Twice: the pool alone (the library's default), and with `callerThread: true` (the
+//    caller's thread renders too, while the threads start and beside them; --batch over 2,000
+//    rows), and `threads: 0` (no pool: the caller's thread only; --batch up to 2,000 rows).
 // 2. Baseline: the same images one after another on the caller's thread with a fresh
 //    createImageRenderer() (the fastest single-threaded way; its atlas built once).
 // 3. `tminus render --batch recipients.csv --out-dir DIR`: the real bin in a child process,
@@ -58,12 +61,12 @@ const cpuMs = (since) => {
   return (d.user + d.system) / 1000;
 };
 
-async function viaRenderMany() {
+async function viaRenderMany(extra = {}) {
   const cpu = process.cpuUsage();
   const t = performance.now();
   let bytes = 0;
   let failed = 0;
-  for await (const r of renderMany(jobs, { now: NOW, threads: THREADS })) {
+  for await (const r of renderMany(jobs, { now: NOW, threads: THREADS, ...extra })) {
     if (r.ok) bytes += r.bytes.length;
     else failed++;
   }
@@ -132,22 +135,29 @@ try {
   for (let r = 0; r < ROUNDS; r++) {
     const result = {};
     // Alternate which goes first, so neither always meets the machine's quieter moment.
-    const order = r % 2 ? ["sequential", "many", "cli"] : ["many", "sequential", "cli"];
+    const order =
+      r % 2
+        ? ["sequential", "inline", "beside", "many", "cli"]
+        : ["many", "beside", "inline", "sequential", "cli"];
     for (const what of order) {
       if (what === "many") result.many = await viaRenderMany();
+      else if (what === "beside") result.beside = await viaRenderMany({ callerThread: true });
+      else if (what === "inline") result.inline = await viaRenderMany({ threads: 0 });
       else if (what === "sequential") result.sequential = await sequential();
       else result.cli = viaCli(r);
     }
     rounds.push(result);
     if (!values.json)
       console.log(
-        `round ${r + 1}: renderMany ${round(result.many.ms, 0)} ms, sequential ${round(result.sequential.ms, 0)} ms, CLI --batch ${round(result.cli.ms, 0)} ms (load ${loadavg()[0].toFixed(1)})`,
+        `round ${r + 1}: renderMany ${round(result.many.ms, 0)} ms, with callerThread ${round(result.beside.ms, 0)} ms, threads 0 ${round(result.inline.ms, 0)} ms, sequential ${round(result.sequential.ms, 0)} ms, CLI --batch ${round(result.cli.ms, 0)} ms (load ${loadavg()[0].toFixed(1)})`,
       );
   }
   const oneProcess = perProcess();
   const loadEnd = loadavg();
 
   const many = median(rounds.map((r) => r.many.ms));
+  const beside = median(rounds.map((r) => r.beside.ms));
+  const inline = median(rounds.map((r) => r.inline.ms));
   const seq = median(rounds.map((r) => r.sequential.ms));
   const cliMs = median(rounds.map((r) => r.cli.ms));
   const summary = {
@@ -167,6 +177,16 @@ try {
       cpu_ms_per_image: round(median(rounds.map((r) => r.many.cpu)) / IMAGES, 3),
       kb_per_image: round(rounds[0].many.bytes / IMAGES / 1024, 1),
     },
+    renderMany_callerThread: {
+      ms: round(beside, 0),
+      images_per_s: round((IMAGES * 1000) / beside, 0),
+      cpu_ms_per_image: round(median(rounds.map((r) => r.beside.cpu)) / IMAGES, 3),
+    },
+    renderMany_threads_0: {
+      ms: round(inline, 0),
+      images_per_s: round((IMAGES * 1000) / inline, 0),
+      cpu_ms_per_image: round(median(rounds.map((r) => r.inline.cpu)) / IMAGES, 3),
+    },
     sequential: {
       ms: round(seq, 0),
       images_per_s: round((IMAGES * 1000) / seq, 0),
@@ -181,9 +201,19 @@ try {
       median(rounds.map((r) => r.sequential.ms / r.many.ms)),
       2,
     ),
+    ratio_callerThread_over_sequential: round(
+      median(rounds.map((r) => r.sequential.ms / r.beside.ms)),
+      2,
+    ),
+    ratio_threads_0_over_sequential: round(
+      median(rounds.map((r) => r.sequential.ms / r.inline.ms)),
+      2,
+    ),
     ratio_cli_batch_over_process_per_image: round((oneProcess * IMAGES) / cliMs, 0),
     per_round_ms: rounds.map((r) => ({
       renderMany: round(r.many.ms, 0),
+      callerThread: round(r.beside.ms, 0),
+      threads0: round(r.inline.ms, 0),
       sequential: round(r.sequential.ms, 0),
       cli: round(r.cli.ms, 0),
     })),
@@ -196,12 +226,14 @@ ${IMAGES} personalized ${s.size} GIFs; ${s.cpus}; Node ${s.node}; ${s.rounds} ro
 load average ${s.load_average.start.join(" ")} at the start, ${s.load_average.end.join(" ")} at the end
 
 renderMany (${s.threads} threads)   ${s.renderMany.ms} ms   ${s.renderMany.images_per_s} images/s   CPU ${s.renderMany.cpu_ms_per_image} ms/image   ${s.renderMany.kb_per_image} KB/image
+renderMany, callerThread  ${s.renderMany_callerThread.ms} ms   ${s.renderMany_callerThread.images_per_s} images/s   CPU ${s.renderMany_callerThread.cpu_ms_per_image} ms/image   (the caller's thread renders too; --batch over 2,000 rows)
+renderMany, threads 0     ${s.renderMany_threads_0.ms} ms   ${s.renderMany_threads_0.images_per_s} images/s   CPU ${s.renderMany_threads_0.cpu_ms_per_image} ms/image   (no pool; --batch up to 2,000 rows)
 sequential, in process    ${s.sequential.ms} ms   ${s.sequential.images_per_s} images/s   CPU ${s.sequential.cpu_ms_per_image} ms/image
 tminus render --batch     ${s.cli_batch.ms} ms   ${s.cli_batch.images_per_s} images/s   (process start, CSV, 1 file per image)
 a process per image       ${s.process_per_image.ms_each} ms each, ${round(s.process_per_image.ms_for_all / 1000, 1)} s for ${IMAGES}
 
-renderMany / sequential: ${s.ratio_renderMany_over_sequential}x   --batch / a process per image: ${s.ratio_cli_batch_over_process_per_image}x
-target: 1,000 in <= 5 s: renderMany ${s.renderMany.ms <= 5000 ? "met" : "NOT met"}, --batch ${s.cli_batch.ms <= 5000 ? "met" : "NOT met"}`);
+renderMany / sequential: ${s.ratio_renderMany_over_sequential}x   with callerThread: ${s.ratio_callerThread_over_sequential}x   threads 0: ${s.ratio_threads_0_over_sequential}x   --batch / a process per image: ${s.ratio_cli_batch_over_process_per_image}x
+target: 1,000 in <= 5 s: renderMany ${s.renderMany.ms <= 5000 ? "met" : "NOT met"}, with callerThread ${s.renderMany_callerThread.ms <= 5000 ? "met" : "NOT met"}, threads 0 ${s.renderMany_threads_0.ms <= 5000 ? "met" : "NOT met"}, --batch ${s.cli_batch.ms <= 5000 ? "met" : "NOT met"}`);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

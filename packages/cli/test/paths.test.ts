@@ -7,10 +7,10 @@ import { promisify } from "node:util";
 import omggif from "omggif";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invocationDir } from "../src/paths";
+import { cleanEnv, runBin } from "./_bin";
 
 // Relative paths resolve from where the user ran the command, also through `pnpm tminus`,
 // which runs the bin in the workspace root with INIT_CWD set to the user's folder.
-const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const workspace = fileURLToPath(new URL("../../..", import.meta.url));
 const run = promisify(execFile);
 let dir = "";
@@ -20,30 +20,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Clears what a surrounding `pnpm test` put in the environment, so each case sets its own. */
-function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (name.startsWith("npm_") || name === "INIT_CWD" || name.startsWith("TMINUS_")) {
-      delete env[name];
-    }
-  }
-  return { ...env, ...extra };
-}
-
-async function tminus(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = cleanEnv(),
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd, env });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const tminus = runBin;
 
 /** What `pnpm tminus <args>` gives the bin: the workspace root as cwd, the user's folder in INIT_CWD. */
 function pnpmEnv(userDir: string, args: string[]): NodeJS.ProcessEnv {

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -10,14 +9,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import omggif from "omggif";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runBin } from "./_bin";
 
 // The built binary on real files: a CSV and a JSONL file in, decoded images out.
-const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-const run = promisify(execFile);
 let dir = "";
 
 beforeAll(() => {
@@ -25,21 +21,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function tminus(
-  args: string[],
-  cwd = dir,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  // No package-manager variables: paths are relative to `cwd`.
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith("npm_") && k !== "INIT_CWD"),
-  );
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, "render", ...args], { cwd, env });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+/** `tminus render <args>`, in `cwd`. */
+function tminus(args: string[], cwd = dir) {
+  return runBin(["render", ...args], cwd);
 }
 
 const now = "2026-11-25T10:00:00Z";
@@ -92,7 +76,7 @@ describe("tminus render --batch", () => {
     expect(readFileSync(join(out, "alice.gif")).equals(readFileSync(single))).toBe(true);
   });
 
-  it("renders JSON Lines rows against a --timer, each from its own start, with a name template", async () => {
+  it("renders JSON Lines rows against a --timer, each from its own start, with a name template (and a render thread)", async () => {
     const folder = join(dir, "jsonl");
     mkdirSync(folder);
     writeFileSync(
@@ -111,6 +95,8 @@ describe("tminus render --batch", () => {
     );
     const result = await tminus(
       [
+        "--threads",
+        "1",
         "--batch",
         "rows.jsonl",
         "--timer",

@@ -383,7 +383,15 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         thread.job = null;
       }
       const stopping = threads.splice(0).map((t) => t.worker.terminate());
-      await Promise.all(stopping);
+      // A thread terminated before its script ran keeps nothing alive until its exit is
+      // reported: a script whose last step is `await pool.close()` would end there, exit
+      // code 13, with what follows never run.
+      const alive = setInterval(() => undefined, 60_000);
+      try {
+        await Promise.all(stopping);
+      } finally {
+        clearInterval(alive);
+      }
     },
   };
 }

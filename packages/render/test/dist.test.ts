@@ -50,4 +50,23 @@ describe("the built package", () => {
     );
     expect(JSON.parse(stdout)).toEqual({ png: "PNG", gif: "GIF89a", pooled: true, many: true });
   });
+
+  it("renders beside the caller's thread to the end of a script", async () => {
+    // Closing a pool whose thread had not started once let the process end at `await`,
+    // exit code 13, before the line after the loop ran.
+    const { stdout } = await run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { renderMany } from "./dist/index.js";
+let ok = 0;
+const jobs = Array.from({ length: 300 }, (_, i) => ({ deadline: 90061000 + i * 3661000 }));
+for await (const r of renderMany(jobs, { now: 0, callerThread: true, threads: 1 })) ok += r.ok ? 1 : 0;
+process.stdout.write(String(ok));`,
+      ],
+      { cwd: root },
+    );
+    expect(stdout).toBe("300");
+  });
 });

@@ -211,6 +211,36 @@ describe("renderMany", () => {
     expect(pulled).toBeLessThanOrEqual(8);
   });
 
+  it("renders on the caller's thread beside the pool, or alone with threads: 0, the same bytes", async () => {
+    const jobs = Array.from({ length: 30 }, (_, i) => ({ deadline: now + (i + 1) * 3_661_000 }));
+    const expected = await Promise.all(
+      jobs.map((_, i) => local.gif({ remainingSeconds: (i + 1) * 3661 })),
+    );
+    const pool = createRenderPool({ threads: 1, maxQueue: 64 });
+    await pool.ready;
+    try {
+      for (const options of [
+        { threads: 0 },
+        { callerThread: true, threads: 1 },
+        { callerThread: true, pool },
+      ]) {
+        const results = (await collect(renderMany(jobs, { now, ...options }))).map(done);
+        expect(results.map((r) => r.index)).toEqual(jobs.map((_, i) => i));
+        for (const [i, r] of results.entries())
+          expect(Buffer.from(r.bytes).equals(Buffer.from(expected[i]!))).toBe(true);
+      }
+      // Beside a warm pool, both took work: the pool's share, and the rest on this thread.
+      const rendered = pool.stats().rendered;
+      expect(rendered).toBeGreaterThan(0);
+      expect(rendered).toBeLessThan(30);
+    } finally {
+      await pool.close();
+    }
+    await expect(collect(renderMany([], { threads: -1 }))).rejects.toMatchObject({
+      field: "threads",
+    });
+  });
+
   it("ends with the input's own error, and refuses options that cannot work", async () => {
     function* broken() {
       yield { deadline: now + 1000, frames: 1 };

@@ -2,8 +2,7 @@
 // through renderMany (a pool of render threads, a bounded number of rows in flight, the file
 // read as it is rendered). A bad row is one line on stderr and the rest go on; the exit
 // status says whether every row became an image.
-import { closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LookInput, TimerDefinition } from "@tminus/core";
 import { IMAGE_LIMITS, type RenderManyOptions, renderMany } from "@tminus/render";
@@ -33,10 +32,11 @@ export interface BatchFlags extends RenderFlags {
   variant?: string;
   width?: string;
   height?: string;
+  threads?: string;
 }
 
-/** Image files being written at once. */
-const MAX_WRITES = 8;
+/** Batches of more rows than this (by the file's line count) use render threads too. */
+const POOL_FROM_ROWS = 2000;
 
 /** Renders one image per row of `--batch` into `--out-dir`; exit status 1 if any row failed. */
 export async function renderBatch(flags: BatchFlags): Promise<void> {
@@ -54,9 +54,10 @@ export async function renderBatch(flags: BatchFlags): Promise<void> {
     }
   })();
   const format = formatFlag(flags.format);
-  // Flags are checked once here: a bad one would otherwise fail every row the same way.
-  const defaults = batchDefaults(flags);
   if (statOrNull(source)?.isDirectory()) throw new CliError(`--batch ${batch} is a directory`);
+  const expected = estimateRows(source, kind);
+  // Flags are checked once here: a bad one would otherwise fail every row the same way.
+  const defaults = batchDefaults(flags, expected);
   makeFolder(outDir);
 
   const err = process.stderr;
@@ -65,7 +66,7 @@ export async function renderBatch(flags: BatchFlags): Promise<void> {
   const counts: BatchCounts = {
     written: 0,
     failed: 0,
-    expected: estimateRows(source, kind),
+    expected,
     elapsedMs: 0,
   };
   const fail = (line: number, message: string) => {
@@ -96,49 +97,36 @@ export async function renderBatch(flags: BatchFlags): Promise<void> {
     }
   }
 
-  // Files are written while the next images render: a few writes in flight, no more, so a
-  // slow disk slows the reading of rows instead of piling images up in memory.
-  const writing = new Set<Promise<void>>();
-  let writeError: CliError | null = null;
-  const write = (path: string, bytes: Uint8Array) => {
-    const done: Promise<void> = writeFile(path, bytes).then(
-      () => {
-        counts.written++;
-        writing.delete(done);
-      },
-      (e: Error) => {
-        // A folder that takes no files fails every row alike: stop at the first.
-        writeError ??= new CliError(`cannot write ${path}: ${e.message}`);
-        writing.delete(done);
-      },
-    );
-    writing.add(done);
-  };
   try {
     for await (const result of renderMany(jobs(), defaults)) {
       flushBefore(result.job.line);
-      if (result.ok) write(join(outDir, result.job.file), result.bytes);
-      else fail(result.job.line, result.error.message);
-      if (writing.size >= MAX_WRITES) await Promise.race(writing);
-      if (writeError) break;
+      if (result.ok) {
+        const path = join(outDir, result.job.file);
+        try {
+          // Synchronously: a 20 KB file is written in microseconds, and the promise API's
+          // file handles cost more than the write itself (bench/render-batch.mjs profile).
+          writeFileSync(path, result.bytes);
+        } catch (e) {
+          // A folder that takes no files fails every row alike: stop at the first.
+          throw new CliError(`cannot write ${path}: ${(e as Error).message}`);
+        }
+        counts.written++;
+      } else fail(result.job.line, result.error.message);
       counts.elapsedMs = performance.now() - started;
       progress.update(counts);
     }
     flushBefore(Number.POSITIVE_INFINITY);
   } finally {
-    // Also when the file turns out broken half-way: what was rendered is on disk, and the
-    // bar ends its line before the error is printed.
-    await Promise.all(writing);
+    // Also when the file turns out broken half-way: the bar ends its line before the error.
     counts.elapsedMs = performance.now() - started;
     progress.finish(counts);
   }
-  if (writeError) throw writeError;
   process.stdout.write(`${summaryLine(counts, outDir)}\n`);
   if (counts.failed > 0) process.exitCode = 1;
 }
 
 /** What the flags give every row, checked, as renderMany's defaults. */
-function batchDefaults(flags: BatchFlags): RenderManyOptions {
+function batchDefaults(flags: BatchFlags, expected: number | null): RenderManyOptions {
   const timer: TimerDefinition | undefined = definitionOf(flags, false);
   const look: LookInput | undefined = timer ? undefined : checkedLook(flags);
   const L = IMAGE_LIMITS;
@@ -149,6 +137,8 @@ function batchDefaults(flags: BatchFlags): RenderManyOptions {
   if (flags.variant !== undefined && flags.variant !== "light" && flags.variant !== "dark")
     throw new CliError(`--variant: variant must be light or dark, got "${flags.variant}"`);
   return {
+    // A CLI's thread has nothing else to do: it renders too, beside a pool's threads.
+    callerThread: true,
     timer,
     look,
     deadline: flags.deadline === undefined ? undefined : instant(flags.deadline, "--deadline"),
@@ -158,7 +148,16 @@ function batchDefaults(flags: BatchFlags): RenderManyOptions {
     height,
     scale,
     variant: flags.variant as "light" | "dark" | undefined,
+    // A render thread costs about as much to start as this thread takes to render a thousand
+    // images; below that it would only take CPU from this thread (bench/render-batch.mjs).
+    threads: threadsFor(flags.threads, expected),
   };
+}
+
+/** `--threads`, else none for a file of up to POOL_FROM_ROWS rows, else renderMany's default. */
+function threadsFor(flag: string | undefined, expected: number | null): number | undefined {
+  if (flag !== undefined) return ranged(flag, "threads", 0, 64);
+  return expected !== null && expected <= POOL_FROM_ROWS ? 0 : undefined;
 }
 
 function ranged(value: string | undefined, name: string, min: number, max: number) {

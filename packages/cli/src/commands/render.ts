@@ -92,6 +92,10 @@ export function registerRender(program: Command): void {
     )
     .option("--out-dir <dir>", "with --batch: the folder the images are written to")
     .option(
+      "--threads <n>",
+      "with --batch: render threads beside this one, 0..64 (default: 0 up to 2,000 rows, else the CPUs - 1)",
+    )
+    .option(
       "--name <template>",
       "with --batch: file name of each image, {column} from the row (default {id}.{format})",
     )
