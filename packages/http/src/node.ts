@@ -34,7 +34,8 @@ export function createNodeListener(handler: TminusHandler): NodeListener {
     }
     dispatch(fromNodeRequest(req, path, q === -1 ? "" : raw.slice(q + 1))).then(
       (out) => {
-        if (req.complete) {
+        // `complete` is IncomingMessage's; a stand-in request (Fastify's `inject`) only ends.
+        if (req.complete || req.readableEnded) {
           res.writeHead(out.status, out.headers);
           res.end(out.body);
           return;
@@ -43,7 +44,7 @@ export function createNodeListener(handler: TminusHandler): NodeListener {
         // would keep the connection to drain it, however large it claims to be. Answer and
         // close instead, so a client that declares 10 GB and sends 10 bytes holds nothing.
         res.writeHead(out.status, { ...out.headers, connection: "close" });
-        res.end(out.body, () => req.socket.destroy());
+        res.end(out.body, () => req.socket?.destroy?.());
       },
       (err) => {
         // dispatch never rejects; this is a last resort that still leaks nothing.
