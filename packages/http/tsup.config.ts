@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
 import { libraryBuild } from "../../tsup.base";
 
-export default defineConfig(libraryBuild());
+// `@tminus/http/fastify` is its own entry: only Fastify users load it (and Fastify's types).
+export default defineConfig(libraryBuild({ entry: ["src/index.ts", "src/fastify.ts"] }));

@@ -1,8 +1,6 @@
+import { DISPATCH } from "./dispatch-symbol";
 import { type ApiRequest, type ApiResponse, BodyTooLargeError, readLimited } from "./exchange";
 import { createDispatch, type Dispatch, type HandlerOptions } from "./handler";
-
-/** The dispatcher behind a handler, used by the Node adapter to skip Fetch objects. */
-export const DISPATCH = Symbol.for("tminus.dispatch");
 
 /** A Fetch-API handler: mount it in anything that speaks `Request`/`Response`. */
 export interface TminusHandler {

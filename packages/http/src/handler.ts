@@ -21,6 +21,7 @@ import {
 } from "./exchange";
 import { createHousekeeping } from "./housekeeping";
 import { OPENAPI_PATH, openApiEndpoint } from "./openapi/serve";
+import { RenderMissingError } from "./public/render-module";
 import { createPublicRoutes } from "./public/routes";
 import { isPublicPath } from "./public/urls";
 import { createRateLimiter, type RateLimitState, rateLimitHeaders } from "./rate-limit";
@@ -123,6 +124,7 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
     return services;
   };
 
+  let renderMissingReported = false;
   const basePath = normaliseBasePath(options.basePath);
   const trustProxy = options.trustProxy ?? false;
   const handles = (path: string) => {
@@ -166,6 +168,12 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
       try {
         pub = await publicRoutes(req, at, baseUrl);
       } catch (error) {
+        if (error instanceof RenderMissingError) {
+          // A deployment choice, not a fault: said once, and the API keeps answering.
+          if (!renderMissingReported) onError(error, requestId);
+          renderMissingReported = true;
+          return stamp(withoutBodyForHead(req, renderMissing(error, requestId)), requestId);
+        }
         onError(error, requestId);
         pub = {
           status: 500,
@@ -254,6 +262,27 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
   };
   return Object.assign(dispatch, { close, handles });
 }
+
+/**
+ * `503` when `@tminus/render` is not installed, in the error envelope: the public pages and
+ * images cannot be drawn, and the message says how to fix it.
+ */
+function renderMissing(error: RenderMissingError, requestId: string): ApiResponse {
+  return {
+    status: 503,
+    headers: { ...JSON_HEADERS },
+    body: JSON.stringify({
+      error: { code: RENDER_UNAVAILABLE, message: error.message },
+      request_id: requestId,
+    }),
+  };
+}
+
+/**
+ * The error code of the public routes when `@tminus/render` is not installed. Outside
+ * `/api/v1`, so not one of the specification's codes.
+ */
+export const RENDER_UNAVAILABLE = "render_unavailable";
 
 /** Response header of requests made with a rolled key: when the key stops working. */
 export const KEY_EXPIRES_HEADER = "tminus-key-expires-at";

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { mountPrefixOf } from "./base-url";
+import { DISPATCH } from "./dispatch-symbol";
 import { type ApiRequest, BodyTooLargeError, readLimited } from "./exchange";
-import { DISPATCH, type TminusHandler } from "./fetch";
+import type { TminusHandler } from "./fetch";
 import type { Dispatch } from "./handler";
 
 /** A `node:http` style listener; `next` (Express, Connect) receives requests that are not ours. */
@@ -12,13 +13,14 @@ export type NodeListener = (
 ) => void;
 
 /**
- * Adapts a handler to `(req, res)` for node:http, Express, Fastify (with body parsing off for
- * the route) and Connect-style apps. Requests outside `/api/v1` go to `next` when given, so the
- * handler can be mounted in front of an existing app (the public render routes, `/t/...` and
- * `/embed.js`, and the OpenAPI document `/openapi.json` are the handler's too). The path is `req.url`, so a mount point
- * that strips its prefix (Express `app.use("/countdown", ...)`) works unchanged.
+ * Adapts a handler to `(req, res, next?)` for node:http, Express and Connect-style apps
+ * (Fastify: `tminusFastify` from `@tminus/http/fastify`). Requests that are not the handler's
+ * (anything but `/api/v1`, the public routes `/t/...` and `/embed.js`, and `/openapi.json`) go
+ * to `next` when given, so the handler can sit in front of an existing app. A mount point that
+ * strips its prefix (Express `app.use("/countdown", ...)`) works unchanged, its prefix kept in
+ * every URL the handler builds.
  * @example
- * app.use(createNodeListener(createHandler({ store })));
+ * app.use("/countdown", createNodeListener(createHandler({ store })));
  */
 export function createNodeListener(handler: TminusHandler): NodeListener {
   const dispatch: Dispatch = handler[DISPATCH];
@@ -32,7 +34,8 @@ export function createNodeListener(handler: TminusHandler): NodeListener {
     }
     dispatch(fromNodeRequest(req, path, q === -1 ? "" : raw.slice(q + 1))).then(
       (out) => {
-        if (req.complete) {
+        // `complete` is IncomingMessage's; a stand-in request (Fastify's `inject`) only ends.
+        if (req.complete || req.readableEnded) {
           res.writeHead(out.status, out.headers);
           res.end(out.body);
           return;
@@ -41,7 +44,7 @@ export function createNodeListener(handler: TminusHandler): NodeListener {
         // would keep the connection to drain it, however large it claims to be. Answer and
         // close instead, so a client that declares 10 GB and sends 10 bytes holds nothing.
         res.writeHead(out.status, { ...out.headers, connection: "close" });
-        res.end(out.body, () => req.socket.destroy());
+        res.end(out.body, () => req.socket?.destroy?.());
       },
       (err) => {
         // dispatch never rejects; this is a last resort that still leaks nothing.

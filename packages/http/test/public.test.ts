@@ -212,6 +212,25 @@ describe("public render routes (no key, outside /api/v1)", () => {
     s.setNow(null);
   });
 
+  it("duration timers: an email's link with the image's `r` opens the same countdown", async () => {
+    const key = await s.key("production");
+    const t0 = Date.UTC(2029, 5, 1);
+    s.setNow(t0);
+    const t = await published(key, { name: "Evergreen", type: "duration", duration_seconds: 3600 });
+    // docs/email.md: an address in `r` needs its "+" encoded, or it arrives as a space.
+    await get(`${s.url}/t/${t.id}/countdown.gif?frames=1&r=ann%2Bshop%40example.com`);
+    s.setNow(t0 + 60_000);
+    const page = await fetch(`${s.url}/t/${t.id}?r=ann%2Bshop%40example.com`);
+    expect(page.headers.get("set-cookie")).toBeNull();
+    expect(await page.text()).toContain(`"targetAt":${t0 + 3_600_000}`);
+    // Unencoded, "+" is a space: not a valid recipient id, so no first view of its own.
+    await get(`${s.url}/t/${t.id}/countdown.gif?frames=1&r=ann+shop@example.com`);
+    expect(
+      await s.store.recordFirstView({ timer_id: t.id, viewer: "r:ann shop@example.com", now: 1 }),
+    ).toBe(1);
+    s.setNow(null);
+  });
+
   it("keeps working when the new-timer allowance is spent", async () => {
     const key = await s.key("production");
     const timers = [

@@ -461,15 +461,16 @@ describe("embed script", () => {
   it("frames only http(s) URLs of the configured origin", () => {
     const js = renderEmbedScript({ origin: "https://timers.example.com/anything" });
     expect(js).toContain('var ORIGIN = "https://timers.example.com";');
+    expect(js).toContain('var BASE = "https://timers.example.com/anything/t/";');
     expect(js).toContain("div[data-tminus-timer]");
     expect(js).toContain('url.protocol !== "https:" && url.protocol !== "http:"');
     expect(() => renderEmbedScript({ origin: "javascript:alert(1)" })).toThrow();
   });
 
-  it("replaces each div with an iframe of its URL", () => {
+  it("replaces each div with an iframe of its URL, only for timers under the base URL", () => {
     const divs = [
       {
-        attrs: { "data-tminus-timer": "https://timers.example.com/t/1/embed" } as Record<
+        attrs: { "data-tminus-timer": "https://timers.example.com/cd/t/1/embed" } as Record<
           string,
           string
         >,
@@ -481,6 +482,14 @@ describe("embed script", () => {
       },
       {
         attrs: { "data-tminus-timer": "https://evil.example.com/x" } as Record<string, string>,
+        children: [] as unknown[],
+      },
+      {
+        // Same origin, outside the mount: the shop's own pages are not ours to frame.
+        attrs: { "data-tminus-timer": "https://timers.example.com/account" } as Record<
+          string,
+          string
+        >,
         children: [] as unknown[],
       },
     ];
@@ -516,9 +525,9 @@ describe("embed script", () => {
         },
       },
     };
-    runInNewContext(renderEmbedScript({ origin: "https://timers.example.com" }), context);
+    runInNewContext(renderEmbedScript({ origin: "https://timers.example.com/cd/" }), context);
     expect(made).toHaveLength(1);
-    expect(made[0]!["src"]).toBe("https://timers.example.com/t/1/embed");
+    expect(made[0]!["src"]).toBe("https://timers.example.com/cd/t/1/embed");
     expect(divs[0]!.children).toHaveLength(1);
     expect(divs[1]!.children).toHaveLength(0);
   });

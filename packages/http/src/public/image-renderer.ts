@@ -39,7 +39,9 @@ export function createImageRenderer(config: RenderConfig): ImageRenderer {
       return kind === "gif" ? p.renderGif(input) : p.renderPng(input);
     },
     async close() {
-      if (pool) await (await pool).close();
+      // A pool that never started (the renderer is not installed) has nothing to stop.
+      const started = await pool?.catch(() => null);
+      await started?.close();
     },
   };
 }

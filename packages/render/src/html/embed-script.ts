@@ -1,10 +1,12 @@
 // The script a shop page includes to show an embed where it put a `<div>`.
+import { PUBLIC_PREFIX } from "@tminus/core";
 
 /** Options of {@link renderEmbedScript}. */
 export interface EmbedScriptOptions {
   /**
-   * Only URLs of this origin are framed (e.g. "https://timers.example.com"), so a
-   * page cannot be tricked into framing something else through our script.
+   * The service's public base URL (e.g. "https://shop.example/countdown"): only its timers'
+   * URLs (under `/t/` of it) are framed, and only frames of its origin may resize themselves,
+   * so a page cannot be tricked into framing something else through our script.
    * Default: any http(s) URL.
    */
   origin?: string;
@@ -21,23 +23,26 @@ export interface EmbedScriptOptions {
  */
 export function renderEmbedScript(options: EmbedScriptOptions = {}): string {
   let origin: string | null = null;
+  let base: string | null = null;
   if (options.origin !== undefined) {
     const url = new URL(options.origin);
     if (url.protocol !== "https:" && url.protocol !== "http:")
       throw new Error("origin must be an http(s) origin");
     origin = url.origin;
+    base = origin + url.pathname.replace(/\/+$/, "") + PUBLIC_PREFIX;
   }
   return `/* tminus embed */
 (function () {
   "use strict";
   var ORIGIN = ${JSON.stringify(origin)};
+  var BASE = ${JSON.stringify(base)};
   var frames = [];
   function mount(div) {
     if (div.getAttribute("data-tminus-mounted")) return;
     var url;
     try { url = new URL(div.getAttribute("data-tminus-timer"), document.baseURI); } catch (e) { return; }
     if (url.protocol !== "https:" && url.protocol !== "http:") return;
-    if (ORIGIN !== null && url.origin !== ORIGIN) return;
+    if (BASE !== null && url.href.indexOf(BASE) !== 0) return;
     var frame = document.createElement("iframe");
     frame.src = url.href;
     frame.title = div.getAttribute("data-tminus-title") || "Countdown";

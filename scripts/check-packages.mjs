@@ -1,0 +1,231 @@
+// Publish readiness, on the tarballs users would get: packs every package (`pnpm pack`), lints
+// each (publint --strict, arethetypeswrong), checks that its declarations mention only files
+// it ships and packages it declares, then installs the tarballs with plain npm into an empty
+// folder outside the workspace and uses them there: the API without @tminus/render, then a
+// GIF over node:http, the `tminus` bin, and a type check of every entry point.
+import { execFile, execFileSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, relative } from "node:path";
+import { promisify } from "node:util";
+import { packPackages, root } from "./pack-packages.mjs";
+
+const bin = (name) => join(root, "node_modules", ".bin", name);
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const execFileAsync = promisify(execFile);
+const runAsync = async (cmd, args, cwd) => (await execFileAsync(cmd, args, { cwd })).stdout;
+const problems = [];
+const started = performance.now();
+const step = (what) =>
+  console.log(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${what}`);
+
+const work = mkdtempSync(join(tmpdir(), "tminus-packages-"));
+try {
+  step("pack");
+  const tarballs = packPackages(join(work, "tarballs"));
+  const byName = new Map();
+  const linted = [];
+  for (const tarball of tarballs) {
+    const dir = join(work, "unpacked", basename(tarball, ".tgz"));
+    mkdirSync(dir, { recursive: true });
+    run("tar", ["xzf", tarball, "-C", dir], root);
+    const pkg = JSON.parse(readFileSync(join(dir, "package", "package.json"), "utf8"));
+    byName.set(pkg.name, tarball);
+    checkManifest(pkg);
+    checkDeclarations(join(dir, "package"), pkg);
+    linted.push(lint(tarball, pkg.name));
+  }
+  // The linters run beside the install: most of either is waiting.
+  step("lint (publint --strict, arethetypeswrong) while installing");
+  await installAndUse(join(work, "app"), byName);
+  await Promise.all(linted);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+if (problems.length > 0) {
+  console.error(`\n${problems.length} problem(s):\n${problems.map((p) => `- ${p}`).join("\n")}`);
+  process.exit(1);
+}
+step("every package is publish-ready and works installed from its tarball");
+
+async function lint(tarball, name) {
+  for (const [tool, args] of [
+    ["publint", ["run", tarball, "--strict"]],
+    ["attw", [tarball, "--format", "ascii"]],
+  ]) {
+    try {
+      await execFileAsync(bin(tool), args, { cwd: root });
+    } catch (error) {
+      problems.push(`${name}: ${tool} failed\n${error.stdout}${error.stderr}`);
+    }
+  }
+}
+
+function checkManifest(pkg) {
+  const text = JSON.stringify(pkg);
+  if (text.includes("workspace:"))
+    problems.push(`${pkg.name}: package.json keeps a workspace: range`);
+  for (const field of ["license", "repository", "homepage", "engines", "files"]) {
+    if (pkg[field] === undefined) problems.push(`${pkg.name}: package.json has no "${field}"`);
+  }
+}
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+
+/**
+ * Every module a declaration file names must be in the tarball (a relative path) or be a
+ * package the manifest declares (or a Node built-in): users have nothing else.
+ */
+function checkDeclarations(dir, pkg) {
+  const declared = new Set([
+    pkg.name,
+    ...Object.keys(pkg.dependencies ?? {}),
+    ...Object.keys(pkg.peerDependencies ?? {}),
+  ]);
+  const shipped = new Set(files(dir));
+  for (const file of [...shipped].filter((f) => /\.d\.c?ts$/.test(f))) {
+    const text = readFileSync(file, "utf8");
+    const where = `${pkg.name}/${relative(dir, file)}`;
+    const specifiers = [
+      ...text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g),
+      ...text.matchAll(/\/\/\/\s*<reference\s+(?:path|types)=['"]([^'"]+)['"]/g),
+    ].map((m) => m[1]);
+    for (const spec of specifiers) {
+      if (spec.startsWith(".")) {
+        const target = join(dirname(file), spec);
+        const candidates = [
+          target,
+          ...[".d.ts", ".d.cts", ".d.mts"].map((e) => target.replace(/\.(c|m)?js$/, "") + e),
+        ];
+        if (!candidates.some((c) => shipped.has(c)))
+          problems.push(`${where} names ${spec}, not in the package`);
+      } else if (spec.startsWith("/") || /^[A-Za-z]:/.test(spec)) {
+        problems.push(`${where} names an absolute path ${spec}`);
+      } else if (!spec.startsWith("node:")) {
+        const name = spec.startsWith("@")
+          ? spec.split("/").slice(0, 2).join("/")
+          : spec.split("/")[0];
+        if (!declared.has(name))
+          problems.push(`${where} names ${name}, which ${pkg.name} does not declare`);
+      }
+    }
+  }
+}
+
+async function npmInstall(app, tarballs) {
+  await runAsync(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...tarballs],
+    app,
+  );
+  await provideSqliteBinary(app);
+}
+
+/**
+ * Install scripts are skipped above (npm 11 runs a dependency's only once approved, and this
+ * machine may not reach GitHub, where better-sqlite3's prebuilt binaries live). Its native
+ * module is copied from the workspace when the versions match, else built here.
+ */
+async function provideSqliteBinary(app) {
+  const target = join(app, "node_modules", "better-sqlite3");
+  const binary = join("build", "Release", "better_sqlite3.node");
+  if (existsSync(join(target, binary))) return;
+  const fromStore = createRequire(join(root, "packages", "store", "package.json"));
+  const ours = dirname(realpathSync(fromStore.resolve("better-sqlite3/package.json")));
+  const version = (dir) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
+  if (version(ours) === version(target) && existsSync(join(ours, binary))) {
+    mkdirSync(join(target, "build", "Release"), { recursive: true });
+    copyFileSync(join(ours, binary), join(target, binary));
+  } else {
+    await runAsync("npm", ["rebuild", "better-sqlite3"], app);
+  }
+}
+
+/** The Fastify the workspace tests against (an optional peer: users bring their own). */
+function fastifyVersion() {
+  const http = JSON.parse(readFileSync(join(root, "packages", "http", "package.json"), "utf8"));
+  return http.devDependencies.fastify;
+}
+
+async function installAndUse(app, byName) {
+  mkdirSync(app, { recursive: true });
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify({ name: "tminus-install-check", private: true, type: "module" }),
+  );
+  for (const file of readdirSync(join(root, "scripts", "install-check"))) {
+    copyFileSync(join(root, "scripts", "install-check", file), join(app, file));
+  }
+  const need = (...names) => names.map((n) => byName.get(n));
+
+  step("npm install: the API alone (core, store, webhooks, http), without @tminus/render");
+  await npmInstall(app, need("@tminus/core", "@tminus/store", "@tminus/webhooks", "@tminus/http"));
+  if (existsSync(join(app, "node_modules", "@tminus", "render"))) {
+    problems.push("installing @tminus/http pulled in @tminus/render");
+  }
+  console.log((await runAsync(process.execPath, ["api-only.mjs"], app)).trim());
+
+  step("npm install: @tminus/render, the tminus CLI, and Fastify for @tminus/http/fastify");
+  await npmInstall(app, [...need("@tminus/render", "tminus"), `fastify@${fastifyVersion()}`]);
+  console.log((await runAsync(process.execPath, ["full.mjs"], app)).trim());
+
+  const tminus = join(app, "node_modules", ".bin", "tminus");
+  const version = (await runAsync(tminus, ["--version"], app)).trim();
+  const expected = JSON.parse(readFileSync(join(root, "packages", "cli", "package.json"))).version;
+  if (version !== expected) problems.push(`tminus --version printed "${version}", not ${expected}`);
+  const key = JSON.parse(
+    await runAsync(
+      tminus,
+      ["keys", "create", "--env", "sandbox", "--db", join(app, "keys", "k.db"), "--json"],
+      app,
+    ),
+  );
+  if (!key.secret?.startsWith("svc_test_"))
+    problems.push("tminus keys create printed no sandbox secret");
+  console.log(`bin: tminus ${version}; keys create issued ${key.prefix}`);
+
+  // skipLibCheck: checking all of @types/node and zod would double this script's time; what
+  // our declarations import is checked above (checkDeclarations).
+  step("types: every entry point from the installed packages (nodenext)");
+  try {
+    await runAsync(
+      bin("tsc"),
+      [
+        "--noEmit",
+        "--strict",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--target",
+        "es2022",
+        "--types",
+        "node",
+        "--skipLibCheck",
+        "types.mts",
+      ],
+      app,
+    );
+  } catch (error) {
+    problems.push(`installed types do not check:\n${error.stdout}${error.stderr}`);
+  }
+}
