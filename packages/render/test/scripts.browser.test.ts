@@ -4,20 +4,15 @@
 // rendering of the same text with the same font files: Chromium shapes with
 // HarfBuzz and applies the Unicode bidi algorithm, so matching its ink profile
 // column by column proves joining, cluster reordering and right-to-left order.
-import { existsSync } from "node:fs";
 import { lookSchema } from "@tminus/core";
 import { createImageRenderer } from "@tminus/render";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseDirection } from "../src/_bidi";
 import { allLabels, drawnText, lookText } from "../src/content";
 import { fontCoverage, fontStack } from "../src/fonts";
+import { chromiumAvailable as available, launchChromium } from "./_chromium";
 import { correlation, decodePng, glyphId, type InkSignature, inkSignature } from "./helpers";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI)
-  throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
 
 const CASES = [
   { script: "Chinese (Simplified)", locale: "zh", ended: "促销已结束" },
@@ -90,10 +85,7 @@ describe.skipIf(!available)("ended texts match Chromium's rendering with the sam
   const images = createImageRenderer();
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

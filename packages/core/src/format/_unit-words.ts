@@ -20,42 +20,34 @@ function invariant(days: string, hours: string, minutes: string, seconds: string
   };
 }
 
+/** Words of each unit listed in the order of `categories`; the last is always `other`. */
+function byCategory<N extends number>(
+  categories: readonly Intl.LDMLPluralRule[] & { length: N },
+  forms: Record<TimeUnit, readonly string[] & { length: N }>,
+): UnitWords {
+  const f = (words: readonly string[]): UnitForms =>
+    Object.fromEntries(categories.map((c, i) => [c, words[i]!])) as UnitForms;
+  return {
+    days: f(forms.days),
+    hours: f(forms.hours),
+    minutes: f(forms.minutes),
+    seconds: f(forms.seconds),
+  };
+}
+
 /** Singular for `one`, plural for everything else. */
 function oneOther(pairs: Record<TimeUnit, [string, string]>): UnitWords {
-  const forms = (pair: [string, string]): UnitForms => ({ one: pair[0], other: pair[1] });
-  return {
-    days: forms(pairs.days),
-    hours: forms(pairs.hours),
-    minutes: forms(pairs.minutes),
-    seconds: forms(pairs.seconds),
-  };
+  return byCategory(["one", "other"] as const, pairs);
 }
 
 /** one / few / other (Croatian, Serbian: other is 5 and up, and 11-14). */
 function oneFewOther(forms: Record<TimeUnit, [string, string, string]>): UnitWords {
-  const f = ([one, few, other]: [string, string, string]): UnitForms => ({ one, few, other });
-  return {
-    days: f(forms.days),
-    hours: f(forms.hours),
-    minutes: f(forms.minutes),
-    seconds: f(forms.seconds),
-  };
+  return byCategory(["one", "few", "other"] as const, forms);
 }
 
 /** one / few / many / other, the Slavic pattern (other is for fractions). */
 function slavic(forms: Record<TimeUnit, [string, string, string, string]>): UnitWords {
-  const f = ([one, few, many, other]: [string, string, string, string]): UnitForms => ({
-    one,
-    few,
-    many,
-    other,
-  });
-  return {
-    days: f(forms.days),
-    hours: f(forms.hours),
-    minutes: f(forms.minutes),
-    seconds: f(forms.seconds),
-  };
+  return byCategory(["one", "few", "many", "other"] as const, forms);
 }
 
 /** Unit words keyed by language, or language-script where the script changes them. */
