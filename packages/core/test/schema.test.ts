@@ -465,8 +465,11 @@ describe("JSON Schema", () => {
     );
     expect(byType["fixed"]).toEqual(["type", "name"]);
     expect(schema.oneOf.find((s) => s.properties.type.const === "fixed")?.oneOf).toEqual([
-      { required: ["deadline_at"] },
-      { required: ["deadline_local", "timezone"] },
+      { required: ["deadline_at"], properties: { deadline_at: { type: "string" } } },
+      {
+        required: ["deadline_local", "timezone"],
+        properties: { deadline_local: { type: "string" }, timezone: { type: "string" } },
+      },
     ]);
     expect(byType["recurring"]).toEqual(["type", "name", "timezone", "recurrence"]);
   });

@@ -146,7 +146,14 @@ export const fixedTimerSchema = z
   })
   .meta({
     // The cross-field rule, for JSON Schema readers: one form or the other, never both.
-    oneOf: [{ required: ["deadline_at"] }, { required: ["deadline_local", "timezone"] }],
+    // Each branch names the properties it requires (the object above describes them).
+    oneOf: [
+      { required: ["deadline_at"], properties: { deadline_at: { type: "string" } } },
+      {
+        required: ["deadline_local", "timezone"],
+        properties: { deadline_local: { type: "string" }, timezone: { type: "string" } },
+      },
+    ],
   });
 
 /** An evergreen timer: each viewer gets `duration_seconds` from their own start. */
