@@ -30,6 +30,7 @@ export {
   type TimerType,
 } from "./schema/constants";
 export { DEFAULT_ENDED, type Ended, endedSchema } from "./schema/ended";
+export { fixedDeadlineIssues } from "./schema/fixed-deadline";
 export {
   fieldPath,
   toValidationIssues,
@@ -74,7 +75,7 @@ export {
 export { isPlainObject, validateTimerCreate } from "./schema/validate";
 export { clockIssue, emptyClock } from "./status/clock";
 export { durationStatus } from "./status/duration";
-export { fixedStatus } from "./status/fixed";
+export { fixedDeadlineMs, fixedStatus } from "./status/fixed";
 export { computeStatus } from "./status/index";
 export { personalizedStatus } from "./status/personalized";
 export { recurringStatus } from "./status/recurring";

@@ -1,6 +1,7 @@
 import { formatParts, labelLanguage, splitRemaining, TIME_UNITS, unitLabel } from "@tminus/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { UNIT_WORDS } from "../src/format/_unit-words";
 
 const D1_H2_M3_S4 = 93_784;
 
@@ -80,10 +81,10 @@ describe("formatParts", () => {
   });
 });
 
-describe("unitLabel", () => {
-  const forms = (locale: string, unit: (typeof TIME_UNITS)[number], counts: number[]) =>
-    counts.map((n) => unitLabel(unit, n, locale));
+const forms = (locale: string, unit: (typeof TIME_UNITS)[number], counts: number[]) =>
+  counts.map((n) => unitLabel(unit, n, locale));
 
+describe("unitLabel", () => {
   it("uses one and other in English", () => {
     expect(forms("en", "days", [0, 1, 2])).toEqual(["days", "day", "days"]);
     expect(forms("en-GB", "seconds", [1, 5])).toEqual(["second", "seconds"]);
@@ -190,5 +191,51 @@ describe("unitLabel", () => {
       "el",
     );
     for (const language of languages) expect(labelLanguage(language)).toBe(language);
+  });
+});
+
+describe("label tables", () => {
+  // Every locale with words of its own (language, or language-script).
+  const locales = Object.keys(UNIT_WORDS);
+  const counts = [...Array.from({ length: 1101 }, (_, i) => i), 1_000_000];
+
+  it("cover at least 30 locales", () => {
+    expect(locales.length).toBeGreaterThanOrEqual(30);
+    for (const locale of locales) expect(labelLanguage(locale)).toBe(locale);
+  });
+
+  it("give every category a count can take a word of that locale", () => {
+    for (const locale of locales) {
+      const rules = new Intl.PluralRules(locale);
+      const reached = new Set(counts.map((n) => rules.select(n)));
+      for (const unit of TIME_UNITS) {
+        const table = UNIT_WORDS[locale]![unit];
+        for (const category of reached) {
+          const word = table[category] ?? table.other;
+          expect(word, `${locale} ${unit} ${category}`).not.toBe("");
+        }
+        // Every form the table names is one a count reaches (no dead or misspelt category).
+        for (const category of Object.keys(table))
+          expect(
+            category === "other" || category === "many" || reached.has(category as never),
+            `${locale} ${unit} ${category}`,
+          ).toBe(true);
+      }
+    }
+  });
+
+  it.each([
+    ["ro", "days", [1, 2, 19, 20, 101], ["zi", "zile", "zile", "de zile", "zile"]],
+    ["sl", "hours", [1, 2, 3, 5, 102], ["ura", "uri", "ure", "ur", "uri"]],
+    ["lt", "days", [1, 2, 10, 21, 30], ["diena", "dienos", "dienų", "diena", "dienų"]],
+    ["lv", "minutes", [0, 1, 2, 11, 21], ["minūšu", "minūte", "minūtes", "minūšu", "minūte"]],
+    ["hr", "seconds", [1, 3, 5, 11, 21], ["sekunda", "sekunde", "sekundi", "sekundi", "sekunda"]],
+    ["sr-Latn", "hours", [1, 2, 5], ["sat", "sata", "sati"]],
+    ["sr", "hours", [1, 2, 5], ["сат", "сата", "сати"]],
+    ["sk", "days", [1, 2, 5], ["deň", "dni", "dní"]],
+    ["fa", "days", [1, 5], ["روز", "روز"]],
+    ["mr", "minutes", [1, 5], ["मिनिट", "मिनिटे"]],
+  ] as const)("%s %s", (locale, unit, values, words) => {
+    expect(forms(locale, unit, [...values])).toEqual(words);
   });
 });

@@ -523,14 +523,25 @@ describe("JSON Schema", () => {
     expect(JSON.stringify(output)).toContain('"required":["theme"');
   });
 
-  it("marks deadline_at required for fixed timers only", () => {
+  it("requires a deadline for fixed timers only, in one of its two forms", () => {
     const schema = z.toJSONSchema(timerCreateSchema, { io: "input" }) as unknown as {
-      oneOf: Array<{ required: string[]; properties: { type: { const: string } } }>;
+      oneOf: Array<{
+        required: string[];
+        oneOf?: unknown;
+        properties: { type: { const: string } };
+      }>;
     };
     const byType = Object.fromEntries(
       schema.oneOf.map((s) => [s.properties.type.const, s.required]),
     );
-    expect(byType["fixed"]).toEqual(["type", "name", "deadline_at"]);
+    expect(byType["fixed"]).toEqual(["type", "name"]);
+    expect(schema.oneOf.find((s) => s.properties.type.const === "fixed")?.oneOf).toEqual([
+      { required: ["deadline_at"], properties: { deadline_at: { type: "string" } } },
+      {
+        required: ["deadline_local", "timezone"],
+        properties: { deadline_local: { type: "string" }, timezone: { type: "string" } },
+      },
+    ]);
     expect(byType["recurring"]).toEqual(["type", "name", "timezone", "recurrence"]);
   });
 });

@@ -22,7 +22,7 @@ export interface LookText {
   look: Look;
   separator: string;
   endedText: string;
-  /** Locale of the labels: the look's, or "en" when its script is not bundled. */
+  /** Locale of the labels: the look's, or "en" when no installed font draws its script. */
   labelLocale: string;
   /** The look's label overrides that the fonts can draw. */
   labelOverrides: Partial<Record<TimeUnit, string>>;
@@ -36,10 +36,12 @@ const SEPARATOR_FALLBACK = ":";
 const ENDED_FALLBACK = "Ended";
 
 /**
- * Decides the text a look draws. Images carry only Latin, Cyrillic, Greek and
- * Vietnamese glyphs (CJK fonts alone would be megabytes per family): labels of
- * other scripts fall back to English, an undrawable ended text to "Ended", so an
- * image never shows "missing glyph" boxes. Hosted pages use the browser's fonts.
+ * Decides the text a look draws. Images draw Latin, Cyrillic, Greek and Vietnamese
+ * with the look font, Arabic, Hebrew, Thai and Devanagari with Noto, and Chinese,
+ * Japanese and Korean when their optional Noto packages are installed (fonts.ts).
+ * Labels a font cannot draw fall back to English, an undrawable ended text to
+ * "Ended", so an image never shows "missing glyph" boxes. Hosted pages use the
+ * browser's fonts.
  */
 export function lookText(look: Look, rawEndedText: string, fonts: FontCoverage): LookText {
   // Nothing in an image can contain a direction override: the controls are dropped.

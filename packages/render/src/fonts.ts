@@ -1,12 +1,21 @@
-// The fonts images are drawn with: three open families from @fontsource, read
-// from the dependency's WOFF files. System fonts are never consulted, so pictures
-// are identical on every machine.
+// The fonts images are drawn with: three open families from @fontsource for the
+// look's own font, and Noto families for the scripts they lack, all read from the
+// dependencies' WOFF files. System fonts are never consulted, so pictures are
+// identical on every machine.
 //
-// A family ships as subsets (Latin, Latin Extended, Cyrillic, ...), two weights
-// each. A look's text usually needs the Latin pair alone, so only the subsets its
-// characters fall in are read and handed to satori: satori parses every face it
-// is given, and that parse is most of the first image's time. Files are unpacked
-// from WOFF here with node:zlib (satori would inflate them in JavaScript).
+// A family ships as subsets (Latin, Latin Extended, Cyrillic, ...; the CJK
+// families as about 120 numbered slices), two weights each. A look's text usually
+// needs the Latin pair alone, so only the subsets its characters fall in are read
+// and handed to satori: satori parses every face it is given, and that parse is
+// most of the first image's time. Files are unpacked from WOFF here with
+// node:zlib (satori would inflate them in JavaScript).
+//
+// Script fallbacks, after the look font: Noto Sans Arabic, Hebrew, Thai and
+// Devanagari (dependencies, about 6 MB installed together), then the CJK families
+// (optional peer dependencies of 54 to 82 MB each: a package that is not installed
+// is simply not in the list, and text it would draw falls back as before). satori
+// shapes Arabic joining and Indic clusters with these faces and orders
+// right-to-left runs itself (docs/render.md says how this was checked).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { inflateSync } from "node:zlib";
@@ -41,7 +50,7 @@ export const REGULAR = 400;
 
 // Which @fontsource package draws each look font, and which of its subsets ship.
 // Lora has no Greek; Inter's Greek follows it in the family list (fallback below).
-const FAMILIES: Readonly<Record<Look["font"], { pkg: string; subsets: readonly string[] }>> = {
+const FAMILIES: Readonly<Record<Look["font"], Source>> = {
   sans: { pkg: "inter", subsets: ["latin", "latin-ext", "cyrillic", "greek", "vietnamese"] },
   mono: {
     pkg: "roboto-mono",
@@ -49,16 +58,64 @@ const FAMILIES: Readonly<Record<Look["font"], { pkg: string; subsets: readonly s
   },
   serif: { pkg: "lora", subsets: ["latin", "latin-ext", "cyrillic", "vietnamese"] },
 };
-const FALLBACK = { pkg: "inter", subsets: ["greek"] } as const;
+const FALLBACK: Source = { pkg: "inter", subsets: ["greek"] };
+
+/** A package and the subsets of it that are used; `numbered` takes its CJK slices. */
+interface Source {
+  pkg: string;
+  subsets: readonly string[];
+  numbered?: boolean;
+}
+
+/** The scripts the look fonts lack, each in its own Noto family. */
+const SCRIPTS: readonly Source[] = [
+  { pkg: "noto-sans-arabic", subsets: ["arabic"] },
+  { pkg: "noto-sans-hebrew", subsets: ["hebrew"] },
+  { pkg: "noto-sans-thai", subsets: ["thai"] },
+  { pkg: "noto-sans-devanagari", subsets: ["devanagari"] },
+];
+
+// One code point, several glyph traditions: 直 differs between Japanese, Chinese
+// and Korean type. The look's locale puts its own CJK family first; the others
+// still draw what it lacks (Hangul is only in the Korean family, kana only in the
+// Japanese one, in practice).
+const CJK_ORDER: Readonly<Record<string, readonly string[]>> = {
+  ja: ["jp", "sc", "tc", "kr"],
+  ko: ["kr", "jp", "sc", "tc"],
+  hant: ["tc", "sc", "jp", "kr"],
+  other: ["sc", "tc", "jp", "kr"],
+};
+
+/** Which CJK order a locale takes: ja, ko, hant (Traditional Chinese) or other. */
+function cjkPreference(locale: string): string {
+  try {
+    const tag = new Intl.Locale(locale).maximize();
+    if (tag.language === "ja" || tag.language === "ko") return tag.language;
+    if (tag.language === "zh" && tag.script === "Hant") return "hant";
+  } catch {
+    // Not a locale: the default order.
+  }
+  return "other";
+}
 
 // createRequire finds the files through the dependency's `exports` ("./files/*"),
 // from src in tests and from dist when installed, ESM or CJS (tsup shims import.meta.url).
 const require = createRequire(import.meta.url);
 
+/** Whether an optional font package is installed (CJK families are optional peers). */
+function installed(pkg: string): boolean {
+  try {
+    require.resolve(`@fontsource/${pkg}/unicode.json`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** One subset of one family: its code points, and its two faces once read. */
 interface Subset {
   pkg: string;
-  /** The subset's name in the package: "latin", "latin-ext", ... */
+  /** The subset's part of the file names: "latin", or "57" for the slice "[57]". */
   part: string;
   name: string;
   /** Its code points as a CSS unicode-range, from the package's unicode.json. */
@@ -67,33 +124,101 @@ interface Subset {
   faces?: FontFace[];
 }
 
-const families = new Map<Look["font"], Subset[]>();
+const families = new Map<string, Family>();
 const stacks = new Map<string, FontStack>();
+const packages = new Map<string, Subset[]>();
 
-/** The subsets of a look font in fallback order; only their code point tables are read. */
-function subsetsOf(font: Look["font"]): Subset[] {
-  let list = families.get(font);
+/** The chosen subsets of one package, in its own order; read once per process. */
+function packageSubsets(source: Source): Subset[] {
+  const key = `${source.pkg}:${source.numbered ? "#" : source.subsets.join(",")}`;
+  let list = packages.get(key);
   if (list) return list;
-  list = [];
-  const sources = [FAMILIES[font], ...(FAMILIES[font].subsets.includes("greek") ? [] : [FALLBACK])];
-  for (const { pkg, subsets } of sources) {
-    const unicode = JSON.parse(
-      readFileSync(require.resolve(`@fontsource/${pkg}/unicode.json`), "utf8"),
-    ) as Record<string, string>;
-    for (const subset of subsets)
-      list.push({
-        pkg,
-        part: subset,
-        // satori keeps one face per name and weight, so each subset needs its own
-        // name and the family list names them all: a character missing in one falls
-        // to the next.
-        name: `tminus-${pkg}-${subset}`,
-        unicodeRange: unicode[subset] ?? "",
-        ranges: parseUnicodeRange(unicode[subset] ?? ""),
-      });
-  }
-  families.set(font, list);
+  const unicode = JSON.parse(
+    readFileSync(require.resolve(`@fontsource/${source.pkg}/unicode.json`), "utf8"),
+  ) as Record<string, string>;
+  const names = source.numbered
+    ? Object.keys(unicode).filter((name) => /^\[\d+\]$/.test(name))
+    : source.subsets;
+  list = names.map((subset) => {
+    const file = subset.replace(/^\[(\d+)\]$/, "$1");
+    return {
+      pkg: source.pkg,
+      part: file,
+      // satori keeps one face per name and weight, so each subset needs its own
+      // name and the family list names them all: a character missing in one falls
+      // to the next.
+      name: `tminus-${source.pkg}-${file}`,
+      unicodeRange: unicode[subset] ?? "",
+      ranges: parseUnicodeRange(unicode[subset] ?? ""),
+    };
+  });
+  packages.set(key, list);
   return list;
+}
+
+const inSubset = (subset: Subset, cp: number) =>
+  subset.ranges.some(([from, to]) => cp >= from && cp <= to);
+
+/** A look font's subsets in fallback order, and which one draws each code point. */
+interface Family {
+  /** The family's first subset: Latin, which sets the line metrics. */
+  first: Subset;
+  /** The first subset (in fallback order) that has `cp`, if any. */
+  find(cp: number): Subset | undefined;
+  /** Subsets in fallback order, for the CSS family list. */
+  order(used: Set<Subset>): Subset[];
+}
+
+/** The look font's own subsets, with Inter's Greek where the family has none. */
+function ownSubsets(font: Look["font"]): Subset[] {
+  return [FAMILIES[font], ...(FAMILIES[font].subsets.includes("greek") ? [] : [FALLBACK])].flatMap(
+    packageSubsets,
+  );
+}
+
+/**
+ * A look font in fallback order: the family, Inter's Greek where it has none, the
+ * script families, then the installed CJK families in the order the locale
+ * prefers. The fallbacks' code point tables are read only when a character is
+ * missing from the look font, so Latin-only processes never parse them.
+ */
+function familyOf(font: Look["font"], locale: string): Family {
+  const preference = cjkPreference(locale);
+  const key = `${font}:${preference}`;
+  const known = families.get(key);
+  if (known) return known;
+  const own = ownSubsets(font);
+  let fallbacks: Subset[] | undefined;
+  const more = () => {
+    fallbacks ??= [
+      ...SCRIPTS,
+      ...(CJK_ORDER[preference] ?? []).map((region) => ({
+        pkg: `noto-sans-${region}`,
+        subsets: [],
+        numbered: true,
+      })),
+    ]
+      .filter((source) => installed(source.pkg))
+      .flatMap(packageSubsets);
+    return fallbacks;
+  };
+  // Hundreds of CJK slices with hundreds of ranges each: remember each answer.
+  const memo = new Map<number, Subset | null>();
+  const family: Family = {
+    first: own[0]!,
+    find(cp) {
+      let hit = memo.get(cp);
+      if (hit === undefined) {
+        hit = own.find((s) => inSubset(s, cp)) ?? more().find((s) => inSubset(s, cp)) ?? null;
+        if (memo.size >= 65_536) memo.clear();
+        memo.set(cp, hit);
+      }
+      return hit ?? undefined;
+    },
+    order: (used) => [...own, ...(fallbacks ?? [])].filter((s) => used.has(s)),
+  };
+  families.set(key, family);
+  return family;
 }
 
 /** A subset of a look font as web pages load it: the files behind `@font-face`. */
@@ -109,7 +234,7 @@ export interface WebFontSubset {
 
 /** The subsets of a look font in fallback order, for `@font-face` rules. */
 export function webFontSubsets(font: Look["font"]): readonly WebFontSubset[] {
-  return subsetsOf(font).map((s) => ({
+  return ownSubsets(font).map((s) => ({
     pkg: s.pkg,
     version: packageVersion(s.pkg),
     part: s.part,
@@ -163,18 +288,12 @@ function facesOf(subset: Subset): FontFace[] {
   return subset.faces;
 }
 
-const inSubset = (subset: Subset, cp: number) =>
-  subset.ranges.some(([from, to]) => cp >= from && cp <= to);
-
-/** What a look font can draw. */
-export function fontCoverage(font: Look["font"]): FontCoverage {
-  const subsets = subsetsOf(font);
+/** What a look font can draw, with the script fallbacks a look in `locale` gets. */
+export function fontCoverage(font: Look["font"], locale = "en"): FontCoverage {
+  const family = familyOf(font, locale);
   return {
     covers(text) {
-      for (const ch of text) {
-        const cp = ch.codePointAt(0)!;
-        if (!subsets.some((s) => inSubset(s, cp))) return false;
-      }
+      for (const ch of text) if (!family.find(ch.codePointAt(0)!)) return false;
       return true;
     },
   };
@@ -182,19 +301,18 @@ export function fontCoverage(font: Look["font"]): FontCoverage {
 
 /**
  * The faces that draw `text` in a look font: for each character the first subset
- * (in the family's order) that has it, which is the face satori would pick from
- * the whole family, so the pixels are the same. Digits are Latin, so Latin always
+ * (in fallback order) that has it, which is the face satori would pick from the
+ * whole list, so the pixels are the same. Digits are Latin, so Latin always
  * comes first and sets the line metrics, as with the whole family.
  */
-export function fontStack(font: Look["font"], text: string): FontStack {
-  const subsets = subsetsOf(font);
-  const chosen = new Set<Subset>([subsets[0]!]);
+export function fontStack(font: Look["font"], text: string, locale = "en"): FontStack {
+  const family = familyOf(font, locale);
+  const chosen = new Set<Subset>([family.first]);
   for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    const first = subsets.find((s) => inSubset(s, cp));
-    if (first) chosen.add(first);
+    const hit = family.find(ch.codePointAt(0)!);
+    if (hit) chosen.add(hit);
   }
-  const used = subsets.filter((s) => chosen.has(s));
+  const used = family.order(chosen);
   const key = `${font}:${used.map((s) => s.name).join(",")}`;
   let stack = stacks.get(key);
   if (!stack) {

@@ -107,8 +107,9 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     const key = `${input.lookKey}\u0000${input.endedText}`;
     let found = texts.get(key);
     if (!found) {
-      const text = lookText(input.look, input.endedText, fontCoverage(input.look.font));
-      found = { text, fonts: fontStack(input.look.font, drawnText(text)) };
+      const { font, locale } = input.look;
+      const text = lookText(input.look, input.endedText, fontCoverage(font, locale));
+      found = { text, fonts: fontStack(font, drawnText(text), locale) };
       texts.set(key, found);
     }
     return found;

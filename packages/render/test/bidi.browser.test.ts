@@ -1,24 +1,16 @@
-import { existsSync } from "node:fs";
 import { renderHostedPage } from "@tminus/render";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumAvailable as available, launchChromium } from "./_chromium";
 
-// A real browser lays the page out: Debian's chromium, driven by playwright-core.
-// Under CI (CI=true) a missing browser fails the run; elsewhere the suite is skipped.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI)
-  throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
+// A real browser lays the page out (see _chromium.ts).
 
 const NOW = Date.UTC(2026, 10, 27, 8, 0, 0);
 let browser: Browser;
 
 describe.skipIf(!available)("user text direction on the hosted page, in Chromium", () => {
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

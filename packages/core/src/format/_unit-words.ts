@@ -20,31 +20,34 @@ function invariant(days: string, hours: string, minutes: string, seconds: string
   };
 }
 
-/** Singular for `one`, plural for everything else. */
-function oneOther(pairs: Record<TimeUnit, [string, string]>): UnitWords {
-  const forms = (pair: [string, string]): UnitForms => ({ one: pair[0], other: pair[1] });
-  return {
-    days: forms(pairs.days),
-    hours: forms(pairs.hours),
-    minutes: forms(pairs.minutes),
-    seconds: forms(pairs.seconds),
-  };
-}
-
-/** one / few / many / other, the Slavic pattern (other is for fractions). */
-function slavic(forms: Record<TimeUnit, [string, string, string, string]>): UnitWords {
-  const f = ([one, few, many, other]: [string, string, string, string]): UnitForms => ({
-    one,
-    few,
-    many,
-    other,
-  });
+/** Words of each unit listed in the order of `categories`; the last is always `other`. */
+function byCategory<N extends number>(
+  categories: readonly Intl.LDMLPluralRule[] & { length: N },
+  forms: Record<TimeUnit, readonly string[] & { length: N }>,
+): UnitWords {
+  const f = (words: readonly string[]): UnitForms =>
+    Object.fromEntries(categories.map((c, i) => [c, words[i]!])) as UnitForms;
   return {
     days: f(forms.days),
     hours: f(forms.hours),
     minutes: f(forms.minutes),
     seconds: f(forms.seconds),
   };
+}
+
+/** Singular for `one`, plural for everything else. */
+function oneOther(pairs: Record<TimeUnit, [string, string]>): UnitWords {
+  return byCategory(["one", "other"] as const, pairs);
+}
+
+/** one / few / other (Croatian, Serbian: other is 5 and up, and 11-14). */
+function oneFewOther(forms: Record<TimeUnit, [string, string, string]>): UnitWords {
+  return byCategory(["one", "few", "other"] as const, forms);
+}
+
+/** one / few / many / other, the Slavic pattern (other is for fractions). */
+function slavic(forms: Record<TimeUnit, [string, string, string, string]>): UnitWords {
+  return byCategory(["one", "few", "many", "other"] as const, forms);
 }
 
 /** Unit words keyed by language, or language-script where the script changes them. */
@@ -181,6 +184,83 @@ export const UNIT_WORDS: Readonly<Record<string, UnitWords>> = {
     minutes: ["דקה", "דקות"],
     seconds: ["שנייה", "שניות"],
   }),
+  // Romanian: `other` (20 and up, 100 and up) takes "de" before the noun.
+  ro: {
+    days: { one: "zi", few: "zile", other: "de zile" },
+    hours: { one: "oră", few: "ore", other: "de ore" },
+    minutes: { one: "minut", few: "minute", other: "de minute" },
+    seconds: { one: "secundă", few: "secunde", other: "de secunde" },
+  },
+  sk: slavic({
+    days: ["deň", "dni", "dňa", "dní"],
+    hours: ["hodina", "hodiny", "hodiny", "hodín"],
+    minutes: ["minúta", "minúty", "minúty", "minút"],
+    seconds: ["sekunda", "sekundy", "sekundy", "sekúnd"],
+  }),
+  // Bulgarian "часа" is the count form used after numerals.
+  bg: oneOther({
+    days: ["ден", "дни"],
+    hours: ["час", "часа"],
+    minutes: ["минута", "минути"],
+    seconds: ["секунда", "секунди"],
+  }),
+  hr: oneFewOther({
+    days: ["dan", "dana", "dana"],
+    hours: ["sat", "sata", "sati"],
+    minutes: ["minuta", "minute", "minuta"],
+    seconds: ["sekunda", "sekunde", "sekundi"],
+  }),
+  sr: oneFewOther({
+    days: ["дан", "дана", "дана"],
+    hours: ["сат", "сата", "сати"],
+    minutes: ["минут", "минута", "минута"],
+    seconds: ["секунда", "секунде", "секунди"],
+  }),
+  "sr-Latn": oneFewOther({
+    days: ["dan", "dana", "dana"],
+    hours: ["sat", "sata", "sati"],
+    minutes: ["minut", "minuta", "minuta"],
+    seconds: ["sekunda", "sekunde", "sekundi"],
+  }),
+  // Slovenian has a dual: 1 dan, 2 dneva, 3 dnevi, 5 dni.
+  sl: {
+    days: { one: "dan", two: "dneva", few: "dnevi", other: "dni" },
+    hours: { one: "ura", two: "uri", few: "ure", other: "ur" },
+    minutes: { one: "minuta", two: "minuti", few: "minute", other: "minut" },
+    seconds: { one: "sekunda", two: "sekundi", few: "sekunde", other: "sekund" },
+  },
+  // Lithuanian: one (1, 21), few (2-9, 22-29), other (0, 10-20, 30) takes the genitive plural.
+  lt: slavic({
+    days: ["diena", "dienos", "dienos", "dienų"],
+    hours: ["valanda", "valandos", "valandos", "valandų"],
+    minutes: ["minutė", "minutės", "minutės", "minučių"],
+    seconds: ["sekundė", "sekundės", "sekundės", "sekundžių"],
+  }),
+  // Latvian: zero (0, 10-20, 30) takes the genitive plural.
+  lv: {
+    days: { zero: "dienu", one: "diena", other: "dienas" },
+    hours: { zero: "stundu", one: "stunda", other: "stundas" },
+    minutes: { zero: "minūšu", one: "minūte", other: "minūtes" },
+    seconds: { zero: "sekunžu", one: "sekunde", other: "sekundes" },
+  },
+  et: oneOther({
+    days: ["päev", "päeva"],
+    hours: ["tund", "tundi"],
+    minutes: ["minut", "minutit"],
+    seconds: ["sekund", "sekundit"],
+  }),
+  ca: oneOther({
+    days: ["dia", "dies"],
+    hours: ["hora", "hores"],
+    minutes: ["minut", "minuts"],
+    seconds: ["segon", "segons"],
+  }),
+  mr: oneOther({
+    days: ["दिवस", "दिवस"],
+    hours: ["तास", "तास"],
+    minutes: ["मिनिट", "मिनिटे"],
+    seconds: ["सेकंद", "सेकंद"],
+  }),
   // Nouns after numerals stay singular in these languages.
   tr: invariant("gün", "saat", "dakika", "saniye"),
   hu: invariant("nap", "óra", "perc", "másodperc"),
@@ -191,6 +271,9 @@ export const UNIT_WORDS: Readonly<Record<string, UnitWords>> = {
   id: invariant("hari", "jam", "menit", "detik"),
   vi: invariant("ngày", "giờ", "phút", "giây"),
   th: invariant("วัน", "ชั่วโมง", "นาที", "วินาที"),
+  ms: invariant("hari", "jam", "minit", "saat"),
+  fa: invariant("روز", "ساعت", "دقیقه", "ثانیه"),
+  ne: invariant("दिन", "घण्टा", "मिनेट", "सेकेन्ड"),
 };
 
 /** Tags whose words live under another key ("no" is Norwegian, written as Bokmål). */

@@ -4,6 +4,7 @@
 import type { TimerStatus, TimerType } from "../schema/constants";
 import { currentLook } from "../schema/look";
 import type { TimerDefinition } from "../schema/timer";
+import { fixedDeadlineMs } from "../status/fixed";
 import type { TimerClock } from "../status/types";
 import { formatInstant } from "../time/offset-date-time";
 import { publicUrls } from "./public-urls";
@@ -55,6 +56,12 @@ export function timerView(row: TimerRow, baseUrl?: string): Record<string, unkno
   const { definition, signing_secret } = timerData(row);
   const specific: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(definition)) if (!COMMON.has(k)) specific[k] = v;
+  if (definition.type === "fixed") {
+    // Both forms, always: the instant as resolved now (see fixedDeadlineMs), and the
+    // wall-clock time the client gave, or null when it gave an instant.
+    specific["deadline_at"] = formatInstant(fixedDeadlineMs(definition));
+    specific["deadline_local"] = definition.deadline_local ?? null;
+  }
   return {
     id: row.id,
     object: "timer",

@@ -11,6 +11,9 @@ import { isCanonicalTimeZone, timeZoneNames } from "../time/timezones";
 const MIN_INSTANT = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
 const MAX_INSTANT = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
 
+/** The instants (epoch ms) a stored deadline may take: years 0000 to 9999 in UTC. */
+export const INSTANT_RANGE = Object.freeze({ min: MIN_INSTANT, max: MAX_INSTANT });
+
 const OFFSET_MESSAGE =
   "must be an ISO 8601 date-time with Z or a numeric UTC offset, like 2026-11-22T10:00:00Z";
 

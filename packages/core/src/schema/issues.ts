@@ -29,12 +29,18 @@ export interface IssueContext {
 export function toValidationIssues(
   issues: readonly ZodIssue[],
   context: IssueContext = {},
+  /** Issues found beside zod (rules across fields), ranked with the rest. */
+  extra: readonly ValidationIssue[] = [],
 ): ValidationIssue[] {
   const mapped: Array<ValidationIssue & { rank: number }> = [];
   for (const issue of issues) {
     for (const item of mapIssue(issue, context))
       mapped.push({ ...item, rank: rankOf(item, issue) });
   }
+  // A field zod already faulted is not reported twice.
+  for (const item of extra)
+    if (!mapped.some((m) => m.field === item.field))
+      mapped.push({ ...item, rank: rankOf(item, undefined) });
   // A missing field usually explains the other issues (a client sending the
   // wrong type's fields), and unknown keys are the least likely to matter.
   // Array.prototype.sort is stable, so schema order breaks ties.
@@ -42,11 +48,11 @@ export function toValidationIssues(
   return mapped.map(({ rank: _, ...item }) => item);
 }
 
-function rankOf(item: ValidationIssue, issue: ZodIssue): number {
+function rankOf(item: ValidationIssue, issue: ZodIssue | undefined): number {
   if (item.field === "body") return 0;
   if (item.code === "missing_field") return 1;
   if (item.code === "invalid_timezone") return 2;
-  return issue.code === "unrecognized_keys" ? 4 : 3;
+  return issue?.code === "unrecognized_keys" ? 4 : 3;
 }
 
 /** "look.font_size", "recurrence.exdates[2]". */

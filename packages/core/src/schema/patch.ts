@@ -10,6 +10,8 @@ import { offsetDateTime, seconds, timeZone } from "./fields";
 import { toValidationIssues, type ValidationResult } from "./issues";
 import { lookSchema } from "./look";
 import {
+  deadlineAtField,
+  deadlineLocalField,
   metadataField,
   nameField,
   personalizationSchema,
@@ -38,7 +40,8 @@ function common<T extends TimerType>(type: T) {
 export const timerPatchSchemas = {
   fixed: z.strictObject({
     ...common("fixed"),
-    deadline_at: offsetDateTime().optional(),
+    deadline_at: deadlineAtField().optional(),
+    deadline_local: deadlineLocalField().optional(),
   }),
   duration: z.strictObject({
     ...common("duration"),
@@ -82,6 +85,12 @@ export function applyTimerPatch(
   patch: TimerPatch,
 ): ValidationResult<TimerDefinition> {
   const merged: Record<string, unknown> = { ...current };
+  // A fixed deadline is held in one form: sending one form replaces the other.
+  const sent = patch as Record<string, unknown>;
+  if (sent["deadline_local"] !== undefined && sent["deadline_at"] === undefined)
+    delete merged["deadline_at"];
+  if (sent["deadline_at"] !== undefined && sent["deadline_local"] === undefined)
+    delete merged["deadline_local"];
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];
     else if (value !== undefined) merged[key] = value;

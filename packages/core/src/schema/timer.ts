@@ -115,15 +115,49 @@ function common() {
   };
 }
 
-/** A timer counting down to one instant. */
-export const fixedTimerSchema = z.strictObject({
-  type: z.literal("fixed"),
-  ...common(),
-  deadline_at: offsetDateTime().meta({
-    description: "The deadline, with Z or a numeric UTC offset; stored in UTC.",
+/** `deadline_at` of a fixed timer: the deadline as an instant. */
+export function deadlineAtField() {
+  return offsetDateTime().meta({
+    description:
+      "The deadline, with Z or a numeric UTC offset; stored in UTC. Send this or deadline_local.",
     examples: ["2026-11-27T09:00:00+01:00"],
-  }),
-});
+  });
+}
+
+/** `deadline_local` of a fixed timer: the deadline as a wall-clock time in `timezone`. */
+export function deadlineLocalField() {
+  return localDateTime().meta({
+    description:
+      "The deadline as a wall-clock time in the timer's timezone (then required). A time " +
+      "skipped by a clock change moves forward by the gap; a repeated one is the earlier " +
+      "instant; resolved again whenever the zone's rules change. Send this or deadline_at.",
+    examples: ["2026-11-27T09:00"],
+  });
+}
+
+/**
+ * A timer counting down to one instant, given as `deadline_at` or as
+ * `deadline_local` plus `timezone`. Exactly one of the two is required; that
+ * rule spans fields, so `validateTimerCreate` checks it (fixed-deadline.ts).
+ */
+export const fixedTimerSchema = z
+  .strictObject({
+    type: z.literal("fixed"),
+    ...common(),
+    deadline_at: deadlineAtField().optional(),
+    deadline_local: deadlineLocalField().optional(),
+  })
+  .meta({
+    // The cross-field rule, for JSON Schema readers: one form or the other, never both.
+    // Each branch names the properties it requires (the object above describes them).
+    oneOf: [
+      { required: ["deadline_at"], properties: { deadline_at: { type: "string" } } },
+      {
+        required: ["deadline_local", "timezone"],
+        properties: { deadline_local: { type: "string" }, timezone: { type: "string" } },
+      },
+    ],
+  });
 
 /** An evergreen timer: each viewer gets `duration_seconds` from their own start. */
 export const durationTimerSchema = z.strictObject({

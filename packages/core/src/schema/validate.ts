@@ -1,4 +1,5 @@
 import { TIMER_TYPES, type TimerType } from "./constants";
+import { fixedDeadlineIssues } from "./fixed-deadline";
 import { toValidationIssues, type ValidationIssue, type ValidationResult } from "./issues";
 import { type TimerDefinition, timerCreateSchema } from "./timer";
 
@@ -34,10 +35,12 @@ export function timerTypeOf(body: Record<string, unknown>): TimerType | undefine
  */
 export function validateTimerCreate(body: unknown): ValidationResult<TimerDefinition> {
   if (!isPlainObject(body)) return notAnObject();
+  const type = timerTypeOf(body);
   const parsed = timerCreateSchema.safeParse(body, { reportInput: true });
-  if (parsed.success) return { ok: true, value: parsed.data };
+  const extra = type === "fixed" ? fixedDeadlineIssues(body) : [];
+  if (parsed.success && extra.length === 0) return { ok: true, value: parsed.data };
   return {
     ok: false,
-    issues: toValidationIssues(parsed.error.issues, { type: timerTypeOf(body) }),
+    issues: toValidationIssues(parsed.success ? [] : parsed.error.issues, { type }, extra),
   };
 }

@@ -283,6 +283,19 @@ export const timerRoutes = [
           "deadline_at must be an ISO 8601 date-time with Z or a numeric UTC offset, like 2026-11-22T10:00:00Z",
         details: { field: "deadline_at" },
       },
+      {
+        code: "missing_field",
+        name: "deadline_local_without_timezone",
+        message: "timezone is required with deadline_local (the zone its wall-clock time is in)",
+        details: { field: "timezone" },
+      },
+      {
+        code: "validation_error",
+        name: "deadline_in_both_forms",
+        message:
+          "deadline_local cannot be combined with deadline_at: send the deadline in one form",
+        details: { field: "deadline_local" },
+      },
       BODY_NOT_JSON,
       INVALID_TIMEZONE,
       IDEMPOTENCY_CONFLICT,

@@ -129,7 +129,23 @@ const noDeadline = { deadline_at: z.null() };
  */
 export const timerSchema = z
   .discriminatedUnion("type", [
-    timerSchemas.fixed.extend(timerServerFields),
+    timerSchemas.fixed.extend({
+      ...timerServerFields,
+      // Both forms of the deadline, always (see fixedDeadlineMs in @tminus/core).
+      deadline_at: instant().meta({
+        description:
+          "The deadline instant: as sent, or deadline_local resolved in timezone with the tz rules in force now.",
+      }),
+      deadline_local: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/)
+        .nullable()
+        .meta({
+          description:
+            "The wall-clock deadline in timezone as sent (YYYY-MM-DDTHH:mm:ss), or null when the deadline was sent as deadline_at.",
+          examples: ["2026-11-27T09:00:00"],
+        }),
+    }),
     timerSchemas.duration.extend({ ...timerServerFields, ...noDeadline }),
     timerSchemas.recurring.extend({ ...timerServerFields, ...noDeadline }),
     timerSchemas.personalized.extend({

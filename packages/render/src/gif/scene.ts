@@ -1,6 +1,7 @@
 // What an image is made of, as satori element trees. The atlas draws every cell
 // once on a sheet; the reference renderer draws whole frames from the very same
 // cell styles at the layout's positions, so the two agree pixel for pixel.
+import { baseDirection } from "../_bidi";
 import type { VariantColors } from "../colors";
 import { BOLD, type FontStack, REGULAR } from "../fonts";
 
@@ -87,8 +88,12 @@ function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
-/** CSS of a text cell. Cells fill their own background, so they blit as opaque rectangles. */
-export function cellStyle(spec: SceneSpec, kind: CellKind): Record<string, unknown> {
+/**
+ * CSS of a text cell. Cells fill their own background, so they blit as opaque
+ * rectangles. satori orders right-to-left runs itself; the cell's base direction
+ * (from its first strong letter) decides where neutral characters go.
+ */
+export function cellStyle(spec: SceneSpec, kind: CellKind, text = ""): Record<string, unknown> {
   const base: Record<string, unknown> = {
     display: "flex",
     flexShrink: 0,
@@ -97,6 +102,7 @@ export function cellStyle(spec: SceneSpec, kind: CellKind): Record<string, unkno
     fontFamily: spec.fonts.family,
     padding: `0 ${spec.cellPad}px`,
   };
+  if (baseDirection(text) === "rtl") base["direction"] = "rtl";
   if (!spec.transparent) base["backgroundColor"] = spec.colors.background;
   switch (kind) {
     case "digit":
@@ -151,7 +157,7 @@ export function cellElement(spec: SceneSpec, cell: CellSpec, margin: number): El
   return {
     type: "div",
     key: cell.key,
-    props: { style: { ...cellStyle(spec, cell.kind), margin }, children: cell.text },
+    props: { style: { ...cellStyle(spec, cell.kind, cell.text), margin }, children: cell.text },
   };
 }
 
@@ -198,7 +204,7 @@ export function frameElement(spec: SceneSpec, placed: PlacedCell[]): Element {
       type: "div",
       props: {
         style: {
-          ...cellStyle(spec, cell.kind),
+          ...cellStyle(spec, cell.kind, cell.text),
           position: "absolute",
           left: x,
           top: y,
