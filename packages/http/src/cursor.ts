@@ -38,12 +38,13 @@ export function createCursorCodec(secret: string) {
       const expected = mac(payload);
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
       let parsed: unknown;
+      // Stryker disable BlockStatement: equivalent, an unparsed payload (undefined) fails the shape check below.
       try {
         parsed = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-        // Stryker disable next-line BlockStatement: equivalent, an unparsed payload fails the shape check below.
       } catch {
         throw invalid();
       }
+      // Stryker restore BlockStatement
       if (
         !Array.isArray(parsed) ||
         parsed.length !== 3 ||

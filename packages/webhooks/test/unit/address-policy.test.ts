@@ -66,6 +66,9 @@ const edges: [string, ReturnType<typeof blockedReason>][] = [
   ["255.255.255.255", "reserved"],
   // IPv6
   ["::", "reserved"],
+  ["::0.0.0.1", "loopback"],
+  ["::0.0.0.2", "reserved"],
+  ["fd00:ec2::0.0.2.84", "metadata"],
   ["::1", "loopback"],
   ["::2", "reserved"],
   ["::ffff:ffff", "reserved"],
