@@ -1,0 +1,2 @@
+import type { PageRoute } from "./route";
+export const timerRoutes: readonly PageRoute[] = [];

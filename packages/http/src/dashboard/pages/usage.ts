@@ -1,0 +1,2 @@
+import type { PageRoute } from "./route";
+export const usageRoutes: readonly PageRoute[] = [];
