@@ -66,7 +66,7 @@ export interface CallerContext {
  */
 export function createApiCaller() {
   const router = createRouter<AnyApiRoute>(API_PREFIX, apiRoutes);
-  return async function call(ctx: CallerContext, call: ApiCall): Promise<RouteResult> {
+  return async function callRoute(ctx: CallerContext, call: ApiCall): Promise<RouteResult> {
     if (ctx.auth.account.status !== "active") {
       throw new ApiError(
         "suspended",
