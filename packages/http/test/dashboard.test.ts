@@ -210,3 +210,41 @@ describe("dashboard placement", () => {
     }
   });
 });
+
+describe("dashboard timers", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ render: { threads: 0 } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("previews a form as a PNG without creating anything, and names the first problem", async () => {
+    const { client } = await signedInUser(t);
+    const query = new URLSearchParams({
+      name: "Drop",
+      type: "recurring",
+      timezone: "Europe/Berlin",
+      freq: "WEEKLY",
+      at_time: "17:00",
+      starts_on: "2030-01-04",
+    });
+    query.append("byday", "FR");
+    for (const u of ["days", "hours", "minutes", "seconds"]) query.append("units", u);
+    const started = performance.now();
+    const ok = await client.get(`/dashboard/production/preview.png?${query}`);
+    expect(ok.status, ok.body_text).toBe(200);
+    expect(ok.headers.get("content-type")).toBe("image/png");
+    expect(ok.headers.get("tminus-preview-summary")).toMatch(
+      /^Every week on Friday at 17:00 \(Europe\/Berlin\); next ends /,
+    );
+    console.log("preview ms", performance.now() - started);
+    query.set("timezone", "Mars/Olympus");
+    const bad = await client.get(`/dashboard/production/preview.png?${query}`);
+    expect(bad.status).toBe(422);
+    expect(JSON.parse(bad.body_text).field).toBe("timezone");
+    const key = await t.key("production");
+    void key;
+  });
+});

@@ -21,7 +21,7 @@ export function csrfField(ctx: Pick<PageContext, "csrf">): SafeHtml {
 export function documentShell(input: { title: string; assets: string; body: SafeHtml }): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${input.title} · tminus</title>
+<meta name="referrer" content="same-origin"><title>${input.title} · tminus</title>
 <link rel="stylesheet" href="${input.assets}/app.css"><script src="${input.assets}/app.js" defer></script></head>
 <body>${input.body}<div id="live" class="sr-only" aria-live="polite"></div></body></html>`.value;
 }

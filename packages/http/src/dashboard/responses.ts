@@ -1,15 +1,16 @@
 import type { ApiResponse } from "../exchange";
 
 /**
- * What every dashboard response carries: never cached, never framed, no referrer (links to
- * set a password carry a token), and a policy that runs only the dashboard's own script and
+ * What every dashboard response carries: never cached, never framed, no referrer to other
+ * sites (links to set a password carry a token; same-origin keeps the Origin header on our
+ * own form posts, which no-referrer would turn into "null"), and a policy that runs only the dashboard's own script and
  * style (blob: for the live preview image).
  */
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "cache-control": "no-store",
   "content-security-policy":
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
 };
 

@@ -75,6 +75,7 @@ form.inline{display:inline}
 .chart{display:flex;align-items:flex-end;gap:3px;height:160px;padding:.5rem;border-bottom:1px solid var(--line)}
 .chart div{flex:1;background:var(--accent);min-height:1px;border-radius:3px 3px 0 0}
 .chart-labels{display:flex;justify-content:space-between;color:var(--muted);font-size:.8rem;padding:.2rem .5rem}
+input.short{width:6rem}
 .narrow{max-width:28rem;margin:3rem auto}
 .muted{color:var(--muted)}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}

@@ -71,7 +71,7 @@ export function defaultFormValues(now: number): TimerFormValues {
   return {
     name: "",
     type: "fixed",
-    timezone: "UTC",
+    timezone: "Etc/UTC",
     deadline_local: `${inAWeek.slice(0, 10)}T12:00`,
     duration_days: "0",
     duration_hours: "24",

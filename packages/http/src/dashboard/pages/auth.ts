@@ -139,6 +139,17 @@ export const authRoutes = {
     const form = await readForm(req, deps.config.max_body_bytes);
     // The pre-session cookie must already be there: a cross-site post has none to match.
     if (cookie.set || !csrfAllowed(req, cookie.value, form.get(CSRF_FIELD), origins)) {
+      const token = form.get("token") ?? "";
+      const user =
+        rest === "/set-password"
+          ? await deps.store.findPasswordLink({ token_hash: sha256Hex(token), now })
+          : null;
+      if (user) {
+        return respond(
+          403,
+          passwordPage(place, csrf, token, user, "The form expired. Please try again."),
+        );
+      }
       return respond(
         403,
         signInPage(place, csrf, { error: "The form expired. Please try again." }),
