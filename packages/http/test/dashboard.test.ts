@@ -237,7 +237,7 @@ describe("dashboard timers", () => {
     expect(ok.status, ok.body_text).toBe(200);
     expect(ok.headers.get("content-type")).toBe("image/png");
     expect(ok.headers.get("tminus-preview-summary")).toMatch(
-      /^Every week on Friday at 17:00 \(Europe\/Berlin\); next ends /,
+      /^Every week on Friday at 17:00 \(Europe\/Berlin\); next occurrence /,
     );
     console.log("preview ms", performance.now() - started);
     query.set("timezone", "Mars/Olympus");

@@ -17,6 +17,8 @@ const RECIPIENT_TAGS: readonly [string, string][] = [
   ["Klaviyo", "{{ person.id }}"],
   ["HubSpot", "{{ contact.hs_object_id }}"],
   ["Customer.io", "{{ customer.id }}"],
+  // Braze's Liquid writes attributes as ${name}: literal text here, not a template.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Braze's own syntax.
   ["Braze", "{{${user_id}}}"],
 ];
 
@@ -26,6 +28,7 @@ const DEADLINE_TAGS: readonly [string, string][] = [
   ["Klaviyo", "{{ person.deadline }}"],
   ["HubSpot", "{{ contact.deadline }}"],
   ["Customer.io", "{{ customer.deadline }}"],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Braze's own syntax.
   ["Braze", "{{custom_attribute.${deadline}}}"],
 ];
 
@@ -56,7 +59,8 @@ export function shareSnippets(input: {
   const merge = tags
     .map(([platform, tag]) => `<!-- ${platform} -->\n${img(`${urls.gif}?${param}=${tag}`)}`)
     .join("\n");
-  return [
+  const perRecipient = input.type === "duration" || personalized;
+  const snippets: Snippet[] = [
     {
       id: "snippet-img",
       title: "Email image",
@@ -92,4 +96,6 @@ export function shareSnippets(input: {
       code: urls.page,
     },
   ];
+  // Only evergreen and personalized timers differ per recipient.
+  return perRecipient ? snippets : snippets.filter((s) => s.id !== "snippet-merge");
 }

@@ -9,6 +9,7 @@ export const DASHBOARD_CSS = `
 @media (prefers-color-scheme:dark){:root{--bg:#0f1115;--panel:#181b21;--text:#eceef2;--muted:#a4abb8;
 --line:#2e333d;--accent:#8fb3ff;--accent-text:#0b1020;--danger:#ff8f84;--ok:#6fdca7;--warn:#f5c46b;--code:#232731}}
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 body{margin:0;background:var(--bg);color:var(--text)}
 a{color:var(--accent)}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
@@ -72,8 +73,11 @@ form.inline{display:inline}
 .preview{position:sticky;top:1rem}
 .preview img{max-width:100%;height:auto;border:1px dashed var(--line);border-radius:8px;background:repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px}
 .snippet textarea{width:100%;max-width:none;min-height:4.5rem}
-.chart{display:flex;align-items:flex-end;gap:3px;height:160px;padding:.5rem;border-bottom:1px solid var(--line)}
-.chart div{flex:1;background:var(--accent);min-height:1px;border-radius:3px 3px 0 0}
+svg.bars{display:block;width:100%;height:160px;border-bottom:1px solid var(--line)}
+svg.bars rect{fill:var(--accent)}
+figure{margin:0 0 1rem}figcaption{font-weight:600;margin-bottom:.5rem}
+.card h2,.panel h2,.panel h3{margin-top:0}
+.card p.n{color:var(--text)}
 .chart-labels{display:flex;justify-content:space-between;color:var(--muted);font-size:.8rem;padding:.2rem .5rem}
 input.short{width:6rem}
 .narrow{max-width:28rem;margin:3rem auto}

@@ -11,6 +11,7 @@ import { shareSnippets } from "../snippets";
 import { defaultFormValues, formValuesOf, readTimerForm, timerBodyOf } from "../timer-form";
 import { builderForm } from "./builder-form";
 import { noticeOf, type PageRoute } from "./route";
+import { timerRulesSection } from "./webhooks";
 
 interface TimerView {
   id: string;
@@ -157,7 +158,7 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
     )}`;
   }
   const content = html`<p><span class="badge ${view.status}">${view.status}</span> ${view.type} · revision ${view.revision} · created ${when(view.created_at)}</p>
-${actions}${share}
+${actions}${share}${await timerRulesSection(ctx, id)}
 <h2>Edit</h2>${builderForm(ctx, {
     values: formValuesOf(definition as TimerDefinition, view.name, ctx.now),
     action: ctx.envPath(`/timers/${id}/edit`),
