@@ -56,14 +56,14 @@ export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promi
     ended: definition.ended,
     width: 600,
   });
-  const target =
+  const at =
     status.target_at === null
-      ? "no deadline"
-      : `ends ${new Date(status.target_at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-  const summary =
-    definition.type === "recurring"
-      ? `${describeRule(values)}; next ${target}`
-      : `Preview: ${target}`;
+      ? null
+      : `${new Date(status.target_at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  let summary = at === null ? "Preview: no deadline" : `Preview: ends ${at}`;
+  if (definition.type === "recurring") {
+    summary = `${describeRule(values)}; next occurrence ${at ?? "none"}`;
+  }
   return {
     status: 200,
     headers: {
