@@ -409,7 +409,9 @@ describe("tminus keys and accounts", () => {
 describe("tminus users", () => {
   it("creates a dashboard user and prints a one-time link; errors are one line", async () => {
     const db = join(dir, "users.db");
-    expect((await tminus(["keys", "create", "--env", "sandbox", "--account", "acme", "--db", db])).code).toBe(0);
+    expect(
+      (await tminus(["keys", "create", "--env", "sandbox", "--account", "acme", "--db", db])).code,
+    ).toBe(0);
     const made = await tminus([
       "users",
       "create",
@@ -448,10 +450,16 @@ describe("tminus users", () => {
     );
 
     for (const [args, message] of [
-      [["--account", "acme", "--email", "owner@example.com"], "a user with the email owner@example.com already exists"],
+      [
+        ["--account", "acme", "--email", "owner@example.com"],
+        "a user with the email owner@example.com already exists",
+      ],
       [["--account", "nobody", "--email", "x@example.com"], 'no account named "nobody"'],
       [["--account", "acme", "--email", "not-an-email"], '"not-an-email" is not an email address'],
-      [["--account", "acme", "--email", "y@example.com", "--role", "boss"], "--role must be owner or member"],
+      [
+        ["--account", "acme", "--email", "y@example.com", "--role", "boss"],
+        "--role must be owner or member",
+      ],
     ] as const) {
       const failed = await tminus(["users", "create", ...args, "--db", db]);
       expect(failed.code).not.toBe(0);

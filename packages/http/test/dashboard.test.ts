@@ -248,3 +248,26 @@ describe("dashboard timers", () => {
     void key;
   });
 });
+
+describe("dashboard settings", () => {
+  it("refuses settings that do not fit, naming the field", async () => {
+    const { resolveConfig } = await import("../src/index");
+    expect(resolveConfig({}).dashboard).toEqual({
+      enabled: true,
+      path: "/dashboard",
+      session_hours: 12,
+      link_hours: 72,
+      sign_in_attempts_per_15_minutes: 10,
+    });
+    for (const [input, message] of [
+      [{ path: "dashboard" }, "config.dashboard.path"],
+      [{ path: "/api/v1" }, "config.dashboard.path"],
+      [{ path: "/a b" }, "config.dashboard.path"],
+      [{ enabled: "no" }, "config.dashboard.enabled"],
+      [{ session_hours: 0 }, "config.dashboard.session_hours"],
+      [{ colour: "red" }, "config.dashboard.colour is not a known setting"],
+    ] as const) {
+      expect(() => resolveConfig({ dashboard: input as never })).toThrow(message);
+    }
+  });
+});

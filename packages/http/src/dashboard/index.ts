@@ -3,7 +3,12 @@ import type { Environment, Store } from "@tminus/store";
 import type { Services } from "../api/context";
 import { dashboardConfig, type TminusConfig } from "../config";
 import { ApiError } from "../errors";
-import type { ApiRequest, ApiResponse } from "../exchange";
+import {
+  type ApiRequest,
+  type ApiResponse,
+  BodyTooLargeError,
+  IncompleteBodyError,
+} from "../exchange";
 import { createApiCaller, dashboardAuth } from "./api-call";
 import { DASHBOARD_JS } from "./client";
 import type { DashboardPlace, PageContext } from "./context";
@@ -70,6 +75,16 @@ export function createDashboard(deps: DashboardDeps) {
     try {
       return await route(req, rest, now, place);
     } catch (error) {
+      if (error instanceof BodyTooLargeError || error instanceof IncompleteBodyError) {
+        return htmlResponse(
+          413,
+          plainPage({
+            assets: `${place.path}/assets`,
+            title: "Too much at once",
+            content: html`<p>The form was larger than this server accepts (${deps.config.max_body_bytes} bytes).</p>`,
+          }),
+        );
+      }
       deps.onError(error, requestId);
       return htmlResponse(
         500,
