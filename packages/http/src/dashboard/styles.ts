@@ -85,6 +85,8 @@ input.short{width:6rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .pager{display:flex;gap:1rem;margin:1rem 0}
 footer{max-width:1200px;margin:2rem auto;padding:1rem;color:var(--muted);font-size:.85rem;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
-@media (max-width:800px){.builder{grid-template-columns:1fr}.preview{position:static}h1{font-size:1.35rem}
+@media (max-width:800px){.builder{grid-template-columns:1fr}
+.builder .preview{order:-1;top:0;z-index:2;padding:.5rem;box-shadow:0 2px 6px rgb(0 0 0/.15)}
+.builder .preview h2{font-size:1rem;margin:0}.builder .preview p{margin:.2rem 0}h1{font-size:1.35rem}
 th.opt,td.opt{display:none}}
 `;
