@@ -4,6 +4,7 @@ import { registerKeys } from "./commands/keys";
 import { registerMigrate } from "./commands/migrate";
 import { registerRender } from "./commands/render";
 import { registerServe } from "./commands/serve";
+import { registerUsers } from "./commands/users";
 import { registerWorker } from "./commands/worker";
 
 /** The `tminus` command line, every command registered; `cli.ts` parses `process.argv` with it. */
@@ -18,5 +19,6 @@ export function createProgram(): Command {
   registerKeys(program);
   registerAccounts(program);
   registerRender(program);
+  registerUsers(program);
   return program;
 }

@@ -412,3 +412,68 @@ describe("tminus keys and accounts", () => {
     await stop(child);
   });
 });
+
+describe("tminus users", () => {
+  it("creates a dashboard user and prints a one-time link; errors are one line", async () => {
+    const db = join(dir, "users.db");
+    expect(
+      (await tminus(["keys", "create", "--env", "sandbox", "--account", "acme", "--db", db])).code,
+    ).toBe(0);
+    const made = await tminus([
+      "users",
+      "create",
+      "--account",
+      "acme",
+      "--email",
+      "Owner@Example.com",
+      "--role",
+      "owner",
+      "--db",
+      db,
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain('Created owner owner@example.com in account "acme".');
+    expect(made.stdout).toMatch(/^ {2}\/dashboard\/set-password\?token=[A-Za-z0-9_-]{43}$/m);
+
+    // With a base URL the link is absolute, under the configured dashboard path.
+    const config = join(dir, "users.json");
+    writeFileSync(config, JSON.stringify({ dashboard: { path: "/admin" } }));
+    const link = await tminus([
+      "users",
+      "link",
+      "--email",
+      "owner@example.com",
+      "--base-url",
+      "https://timers.example.com/countdown",
+      "--config",
+      config,
+      "--db",
+      db,
+      "--json",
+    ]);
+    expect(link.code, link.stderr).toBe(0);
+    expect(JSON.parse(link.stdout).link.url).toMatch(
+      /^https:\/\/timers\.example\.com\/countdown\/admin\/set-password\?token=/,
+    );
+
+    for (const [args, message] of [
+      [
+        ["--account", "acme", "--email", "owner@example.com"],
+        "a user with the email owner@example.com already exists",
+      ],
+      [["--account", "nobody", "--email", "x@example.com"], 'no account named "nobody"'],
+      [["--account", "acme", "--email", "not-an-email"], '"not-an-email" is not an email address'],
+      [
+        ["--account", "acme", "--email", "y@example.com", "--role", "boss"],
+        "--role must be owner or member",
+      ],
+    ] as const) {
+      const failed = await tminus(["users", "create", ...args, "--db", db]);
+      expect(failed.code).not.toBe(0);
+      expect(failed.stderr).toContain(message);
+      expect(failed.stderr.trim().split("\n")).toHaveLength(1);
+    }
+    const list = await tminus(["users", "list", "--account", "acme", "--db", db]);
+    expect(list.stdout).toBe("owner@example.com  owner  link not used yet\n");
+  });
+});

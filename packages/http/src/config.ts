@@ -35,6 +35,20 @@ export interface RenderConfig {
   image_cache_mb: number;
 }
 
+/** The browser dashboard (docs/dashboard.md). */
+export interface DashboardConfig {
+  /** Serve the dashboard at all (default true). */
+  enabled: boolean;
+  /** Where it is served, under the handler's mount prefix (default `/dashboard`). */
+  path: string;
+  /** How long a sign-in lasts, in hours (default 12). */
+  session_hours: number;
+  /** How long a set-password link works, in hours (default 72). */
+  link_hours: number;
+  /** Sign-in attempts per email in 15 minutes before further ones are refused (default 10). */
+  sign_in_attempts_per_15_minutes: number;
+}
+
 /** The operator's configuration (the JSON file of `tminus serve --config`). */
 export interface TminusConfig {
   /** Limits of the sandbox environment, whatever the account's plan. */
@@ -58,6 +72,8 @@ export interface TminusConfig {
   webhooks: WebhookConfig;
   /** Image rendering. */
   render: RenderConfig;
+  /** The browser dashboard. */
+  dashboard: DashboardConfig;
 }
 
 /** Input shape of the config: every field optional, plans merged field by field. */
@@ -71,6 +87,7 @@ export interface TminusConfigInput {
   max_body_bytes?: number;
   webhooks?: Partial<WebhookConfig>;
   render?: Partial<RenderConfig>;
+  dashboard?: Partial<DashboardConfig>;
 }
 
 /** The defaults of decisions.md. */
@@ -96,6 +113,13 @@ export const DEFAULT_CONFIG: TminusConfig = {
     frame_cache_mb: 8,
     image_cache_mb: 16,
   },
+  dashboard: {
+    enabled: true,
+    path: "/dashboard",
+    session_hours: 12,
+    link_hours: 72,
+    sign_in_attempts_per_15_minutes: 10,
+  },
 };
 
 const LIMIT_FIELDS = ["requests_per_minute", "new_timers_per_cycle", "max_keys"] as const;
@@ -109,6 +133,7 @@ const TOP_FIELDS = new Set([
   "max_body_bytes",
   "webhooks",
   "render",
+  "dashboard",
   "$schema",
 ]);
 
@@ -200,6 +225,7 @@ export function resolveConfig(input: TminusConfigInput = {}): TminusConfig {
     ),
     webhooks: webhookSection(input.webhooks),
     render: renderSection(input.render),
+    dashboard: dashboardSection(input.dashboard),
   };
 }
 
@@ -229,6 +255,54 @@ function renderSection(input: unknown): RenderConfig {
     (out as unknown as Record<string, number | null>)[k] = v;
   }
   return out;
+}
+
+// Plain path segments only: the path is put into links, cookie paths and the CLI's link.
+const DASHBOARD_PATH = /^(\/[A-Za-z0-9._~-]+)+$/;
+
+function dashboardSection(input: unknown): DashboardConfig {
+  const out: DashboardConfig = { ...DEFAULT_CONFIG.dashboard };
+  if (input === undefined) return out;
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new ConfigError("config.dashboard must be an object");
+  }
+  for (const [k, v] of Object.entries(input)) {
+    if (k === "enabled") {
+      if (typeof v !== "boolean")
+        throw new ConfigError("config.dashboard.enabled must be true or false");
+      out.enabled = v;
+    } else if (k === "path") {
+      if (
+        typeof v !== "string" ||
+        !DASHBOARD_PATH.test(v) ||
+        v.startsWith("/api/") ||
+        v === "/api" ||
+        v === "/t"
+      ) {
+        throw new ConfigError(
+          'config.dashboard.path must be a path like "/dashboard" (plain segments, not /api or /t)',
+        );
+      }
+      out.path = v;
+    } else if (
+      k === "session_hours" ||
+      k === "link_hours" ||
+      k === "sign_in_attempts_per_15_minutes"
+    ) {
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 10_000) {
+        throw new ConfigError(`config.dashboard.${k} must be an integer from 1 to 10000`);
+      }
+      out[k] = v;
+    } else {
+      throw new ConfigError(`config.dashboard.${k} is not a known setting`);
+    }
+  }
+  return out;
+}
+
+/** The dashboard settings of a config (defaults for a config resolved before they existed). */
+export function dashboardConfig(config: TminusConfig): DashboardConfig {
+  return config.dashboard ?? DEFAULT_CONFIG.dashboard;
 }
 
 function webhookSection(input: unknown): WebhookConfig {

@@ -11,6 +11,7 @@ import { requestBaseUrl } from "./base-url";
 import { limitsFor, resolveConfig, type TminusConfig, type TminusConfigInput } from "./config";
 import { createCursorCodec } from "./cursor";
 import { cycleAt } from "./cycle";
+import { createDashboard } from "./dashboard/index";
 import { dataEnvelope, JSON_HEADERS } from "./envelope";
 import { ApiError } from "./errors";
 import {
@@ -98,6 +99,13 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
   const limiter = createRateLimiter(store);
   const usage = createUsageMeter(store, onError);
   const publicRoutes = createPublicRoutes({ store, config, cache });
+  const dashboard = createDashboard({
+    store,
+    config,
+    services: () => getServices(),
+    renderImage: (kind, input) => publicRoutes.render(kind, input),
+    onError,
+  });
   const requestLog: RequestLog = createRequestLog(store, onError);
   const housekeeping =
     options.housekeeping === false
@@ -127,11 +135,12 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
   let renderMissingReported = false;
   const basePath = normaliseBasePath(options.basePath);
   const trustProxy = options.trustProxy ?? false;
+  const ownPath = (path: string) => handlesPath(path) || dashboard.handles(path);
   const handles = (path: string) => {
-    if (basePath === "") return handlesPath(path);
+    if (basePath === "") return ownPath(path);
     return (
       (path === basePath || path.startsWith(`${basePath}/`)) &&
-      handlesPath(path.slice(basePath.length) || "/")
+      ownPath(path.slice(basePath.length) || "/")
     );
   };
 
@@ -182,6 +191,11 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
         };
       }
       if (pub) return stamp(withoutBodyForHead(req, pub), requestId);
+    }
+    // The dashboard: signed-in people, not keys; not metered and not in the request log.
+    if (dashboard.handles(req.path)) {
+      const page = await dashboard.handle(req, at, baseUrl, requestId);
+      if (page) return stamp(withoutBodyForHead(req, page), requestId);
     }
     let auth: AuthContext | undefined;
     let rate: RateLimitState | undefined;

@@ -4,7 +4,9 @@ export {
   type AdminOptions,
   type ApiKeyView,
   createAdmin,
+  type DashboardUserView,
   type IssuedApiKey,
+  type PasswordLink,
   ROLL_DEFAULT_MS,
   ROLL_MAX_MS,
   type RolledApiKey,
@@ -13,6 +15,7 @@ export { generateApiKey, hashApiKey, KEY_PREFIX } from "./api-key-format";
 export { handleClientError } from "./client-error";
 export {
   ConfigError,
+  type DashboardConfig,
   DEFAULT_CONFIG,
   limitsFor,
   type PlanLimits,

@@ -115,6 +115,26 @@ describe("GET /timers paging (spec: Paging 1-5, Filters and sort)", () => {
     ).toBe("typo");
   });
 
+  it("name finds timers by part of their name, with paging, and must be 1 to 200 characters", async () => {
+    const key = await s.key("production");
+    await seed(key, 12, 1_800_000_400_000);
+    // t1, t10, t11: three names contain "1", walked two at a time.
+    const found = await walk(key, "name=T1", 2);
+    expect(found).toHaveLength(3);
+    expect((await s.call("GET", "/api/v1/timers?name=zzz", { key })).json.data).toEqual([]);
+    expect(
+      expectError(await s.call("GET", "/api/v1/timers?name=", { key }), 400, "validation_error")
+        .details?.field,
+    ).toBe("name");
+    expect(
+      expectError(
+        await s.call("GET", `/api/v1/timers?name=${"x".repeat(201)}`, { key }),
+        400,
+        "validation_error",
+      ).details?.field,
+    ).toBe("name");
+  });
+
   it("a cursor is bound to its query: changing sort or a filter is a validation_error on cursor", async () => {
     const key = await s.key("production");
     await seed(key, 5, 1_800_000_300_000);

@@ -10,6 +10,7 @@ import { housekeepingTests } from "./suite/housekeeping";
 import { listTimersTests } from "./suite/list-timers";
 import { meteringTests } from "./suite/metering";
 import { requestLogTests } from "./suite/request-log";
+import { userTests } from "./suite/users";
 import { viewerTests } from "./suite/viewers";
 import { webhookDeliveryTests } from "./suite/webhook-deliveries";
 import { webhookTests } from "./suite/webhooks";
@@ -57,5 +58,6 @@ export function runStoreSuite(name: string, factory: StoreFactory): void {
     housekeepingTests(ctx);
     webhookTests(ctx);
     webhookDeliveryTests(ctx);
+    userTests(ctx);
   });
 }

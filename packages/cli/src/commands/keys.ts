@@ -14,14 +14,15 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(",").filter(Boolean)];
 }
 
-async function withAdmin<T>(
-  opts: { db?: string; config?: string },
+/** Runs `run` with an admin over the `--db` store; `AdminError`s become one-line CLI errors. */
+export async function withAdmin<T>(
+  opts: { db?: string; config?: string; baseUrl?: string },
   run: (admin: ReturnType<typeof createAdmin>) => Promise<T>,
   /** Only `create` may make a new database; the others read or change what is there. */
   mustExist = true,
 ): Promise<T> {
-  const config = loadConfig(opts.config);
-  const { store } = await openStore(opts.db, { role: "tminus keys", poolSize: 2, mustExist });
+  const config = loadConfig(opts.config, { base_url: opts.baseUrl ?? undefined });
+  const { store } = await openStore(opts.db, { role: "tminus admin", poolSize: 2, mustExist });
   try {
     return await run(createAdmin({ store, config }));
   } catch (err) {

@@ -71,7 +71,10 @@ export function registerServe(program: Command): void {
           `\nCreated account "default" with two API keys. The secrets are shown ONCE; store them now.\n` +
             `  sandbox     ${sandbox!.secret}\n` +
             `  production  ${production!.secret}\n\n` +
-            `Try it:\n  curl -H "Authorization: Bearer ${sandbox!.secret}" ${running.url}/api/v1/usage\n\n`,
+            `Try it:\n  curl -H "Authorization: Bearer ${sandbox!.secret}" ${running.url}/api/v1/usage\n\n` +
+            (config.dashboard.enabled
+              ? `Dashboard: ${running.url}${config.dashboard.path} (add a user: tminus users create --account default --email you@example.com --role owner)\n\n`
+              : ""),
         );
       }
       const role = opts.worker ? "" : ", HTTP only: no webhook worker, no purge";

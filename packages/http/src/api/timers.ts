@@ -205,8 +205,22 @@ function oneOf<T extends string>(field: string, value: string, allowed: readonly
   return value as T;
 }
 
+/** The `name` filter: 1 to 200 characters. */
+function nameFilter(value: string): string {
+  if (value.length === 0 || value.length > NAME_MAX) {
+    throw validationError("name", `name must be 1 to ${NAME_MAX} characters`);
+  }
+  return value;
+}
+
 async function listTimers(ctx: RouteContext): Promise<RouteResult> {
-  const { limit, cursor, filters } = readListQuery(ctx.req.query, ["type", "status", "sort"]);
+  const { limit, cursor, filters } = readListQuery(ctx.req.query, [
+    "type",
+    "status",
+    "sort",
+    "name",
+  ]);
+  const name = filters.name === undefined ? undefined : nameFilter(filters.name);
   const type =
     filters.type === undefined ? undefined : oneOf<TimerType>("type", filters.type, TIMER_TYPES);
   const status =
@@ -218,12 +232,13 @@ async function listTimers(ctx: RouteContext): Promise<RouteResult> {
   if (!sort) throw validationError("sort", `sort must be one of ${Object.keys(SORTS).join(", ")}`);
   const { account, key } = ctx.auth;
   // Everything the result depends on: a cursor is valid only for the same values.
-  const binding = cursorBinding(ctx.auth, "timers", type, status, sortName);
+  const binding = cursorBinding(ctx.auth, "timers", type, status, sortName, name);
   const after = cursor ? ctx.services.cursors.decode(cursor, binding) : undefined;
   const rows = await ctx.services.store.listTimers({
     account_id: account.id,
     environment: key.environment,
     type,
+    name_contains: name,
     // Archived timers leave the list unless the status filter asks for them.
     statuses: status ? [status] : ["draft", "published"],
     sort,
@@ -325,6 +340,13 @@ export const timerRoutes = [
         description:
           "Only timers in this status; `archived` is the only way to list archived ones.",
         schema: { type: "string", enum: [...TIMER_STATUSES] },
+      },
+      {
+        name: "name",
+        description:
+          "Only timers whose name contains this text (1 to 200 characters; ASCII letters match in any case; no wildcards).",
+        schema: { type: "string", minLength: 1, maxLength: 200 },
+        example: "friday",
       },
       {
         name: "sort",

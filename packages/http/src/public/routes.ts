@@ -9,6 +9,7 @@ import {
   type TimerStatusResult,
   timerData,
 } from "@tminus/core";
+import type { ImageInput } from "@tminus/render";
 import type { Store, TimerRecord } from "@tminus/store";
 import type { TminusConfig } from "../config";
 import type { ApiRequest, ApiResponse } from "../exchange";
@@ -277,6 +278,8 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig; c
   return Object.assign(handlePublic, {
     /** Stops the render threads; call after the requests in flight are answered. */
     close: () => renderer.close(),
+    /** Draws an image on the same threads (the dashboard's unpublished previews). */
+    render: (kind: "gif" | "png", input: ImageInput) => renderer.render(kind, input),
   });
 }
 

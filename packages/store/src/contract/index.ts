@@ -6,5 +6,6 @@ export * from "./housekeeping";
 export * from "./metering";
 export * from "./store";
 export * from "./timers";
+export * from "./users";
 export * from "./viewers";
 export * from "./webhooks";

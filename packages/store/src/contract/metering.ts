@@ -99,4 +99,15 @@ export interface MeteringStore {
    * `after` (GET /usage/requests).
    */
   listRequestLog(query: ListRequestLogQuery): Promise<RequestLogEntry[]>;
+  /**
+   * Request-log entries per UTC day (`day` is the day's first millisecond) from `since`
+   * (inclusive) to `until` (exclusive), oldest first; days without requests are left out.
+   * The dashboard's chart; bounded by the log's retention.
+   */
+  countRequestsByDay(query: {
+    account_id: string;
+    environment: Environment;
+    since: number;
+    until: number;
+  }): Promise<{ day: number; count: number }[]>;
 }

@@ -2,6 +2,7 @@ import type { AccountStore } from "./accounts";
 import type { HousekeepingStore } from "./housekeeping";
 import type { MeteringStore } from "./metering";
 import type { TimerStore } from "./timers";
+import type { UserStore } from "./users";
 import type { ViewerStore } from "./viewers";
 import type { WebhookStore, WebhookWorkerStore } from "./webhooks";
 
@@ -23,7 +24,8 @@ export interface Store
     ViewerStore,
     WebhookStore,
     WebhookWorkerStore,
-    HousekeepingStore {
+    HousekeepingStore,
+    UserStore {
   /** Adapter name for logs and errors, e.g. `sqlite`. */
   readonly kind: string;
   /** Releases the connection; the store is unusable afterwards. */

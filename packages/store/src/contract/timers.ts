@@ -114,6 +114,11 @@ export interface ListTimersQuery {
   account_id: string;
   environment: Environment;
   type?: TimerType;
+  /**
+   * Only timers whose name contains this text, compared case-insensitively for ASCII letters
+   * (other characters as written).
+   */
+  name_contains?: string;
   /** Statuses to include (the http layer excludes `archived` unless asked). */
   statuses: TimerStatus[];
   sort: TimerSort;

@@ -7,6 +7,7 @@ import { createPostgresMeteringStore } from "./metering";
 import { assertPostgresSchema, migratePostgres } from "./migrate";
 import { loadPg, type PgPool } from "./pool";
 import { createPostgresTimerStore } from "./timers";
+import { createPostgresUserStore } from "./users";
 import { createViewerQueries } from "./viewers";
 import { createPostgresWebhookStore } from "./webhooks";
 
@@ -86,6 +87,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     ...createViewerQueries(db),
     ...createPostgresWebhookStore(db),
     ...createHousekeepingQueries(db),
+    ...createPostgresUserStore(db),
     readGenerations: () => readGenerations(db),
     ready: () => ready,
     async close() {

@@ -278,4 +278,48 @@ INSERT INTO generations (name, shard) VALUES ('auth', 0);
 INSERT INTO generations (name, shard) SELECT 'timers', s FROM generate_series(0, 15) AS s;
 `,
   },
+  {
+    version: 5,
+    name: "dashboard users",
+    sql: `
+-- People who sign in to an account's dashboard. Email is lowercase and unique store-wide.
+CREATE TABLE users (
+  id text COLLATE "C" PRIMARY KEY,
+  account_id text COLLATE "C" NOT NULL REFERENCES accounts (id),
+  email text COLLATE "C" NOT NULL UNIQUE,
+  role text NOT NULL CHECK (role IN ('owner', 'member')),
+  password_hash text,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL
+);
+CREATE INDEX users_account ON users (account_id, created_at);
+
+-- One-time set-password links, by the SHA-256 of their token; used_at set once.
+CREATE TABLE user_password_links (
+  token_hash text COLLATE "C" PRIMARY KEY,
+  user_id text COLLATE "C" NOT NULL REFERENCES users (id),
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  used_at bigint
+);
+CREATE INDEX user_password_links_user ON user_password_links (user_id);
+
+-- Signed-in browsers, by the SHA-256 of their cookie value.
+CREATE TABLE user_sessions (
+  id_hash text COLLATE "C" PRIMARY KEY,
+  user_id text COLLATE "C" NOT NULL REFERENCES users (id),
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL
+);
+CREATE INDEX user_sessions_user ON user_sessions (user_id);
+
+-- Sign-in attempts per key (an email) in fixed windows.
+CREATE TABLE sign_in_attempts (
+  key text COLLATE "C" NOT NULL,
+  window_start bigint NOT NULL,
+  attempts integer NOT NULL,
+  PRIMARY KEY (key, window_start)
+);
+`,
+  },
 ];

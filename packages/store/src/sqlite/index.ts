@@ -7,6 +7,7 @@ import { createHousekeepingQueries } from "./housekeeping";
 import { createSqliteMeteringStore } from "./metering";
 import { assertMigrated, migrate } from "./migrate";
 import { createSqliteTimerStore } from "./timers";
+import { createSqliteUserStore } from "./users";
 import { createViewerQueries } from "./viewers";
 import { createSqliteWebhookStore } from "./webhooks";
 
@@ -45,6 +46,7 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
       ...createViewerQueries(db, write),
       ...createSqliteWebhookStore(db, write),
       ...createHousekeepingQueries(db),
+      ...createSqliteUserStore(db),
       async readGenerations() {
         return generations.read();
       },

@@ -278,4 +278,48 @@ CREATE TABLE generations (name TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
 INSERT INTO generations (name, value) VALUES ('auth', 0), ('timers', 0);
 `,
   },
+  {
+    version: 8,
+    name: "dashboard users",
+    sql: `
+-- People who sign in to an account's dashboard. Email is lowercase and unique store-wide.
+CREATE TABLE users (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts (id),
+  email TEXT NOT NULL UNIQUE,
+  role TEXT NOT NULL CHECK (role IN ('owner', 'member')),
+  password_hash TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX users_account ON users (account_id, created_at);
+
+-- One-time set-password links, by the SHA-256 of their token; used_at set once.
+CREATE TABLE user_password_links (
+  token_hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users (id),
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER
+) STRICT, WITHOUT ROWID;
+CREATE INDEX user_password_links_user ON user_password_links (user_id);
+
+-- Signed-in browsers, by the SHA-256 of their cookie value.
+CREATE TABLE user_sessions (
+  id_hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users (id),
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE INDEX user_sessions_user ON user_sessions (user_id);
+
+-- Sign-in attempts per key (an email) in fixed windows.
+CREATE TABLE sign_in_attempts (
+  key TEXT NOT NULL,
+  window_start INTEGER NOT NULL,
+  attempts INTEGER NOT NULL,
+  PRIMARY KEY (key, window_start)
+) STRICT, WITHOUT ROWID;
+`,
+  },
 ];

@@ -123,6 +123,32 @@ export function listTimersTests(ctx: SuiteContext): void {
       expect(await ctx.store.listTimers({ ...query, statuses: [], limit: 100 })).toEqual([]);
     });
 
+    it("filters by a part of the name, ASCII letters in any case", async () => {
+      const account = await newAccount(ctx.store);
+      const names = ["Black Friday", "black friday EU", "Cyber Monday", "Fête FRIDAY", "100% off"];
+      for (const name of names) {
+        await createTimer(ctx.store, createInput(newTimer(account, { name })));
+      }
+      const find = async (name_contains: string) =>
+        (
+          await ctx.store.listTimers({
+            account_id: account.id,
+            environment: "production",
+            name_contains,
+            statuses: ["draft", "published"],
+            sort: SORTS[1]!,
+            limit: 100,
+          })
+        )
+          .map((r) => r.name)
+          .sort();
+      expect(await find("FRIDAY")).toEqual(["Black Friday", "Fête FRIDAY", "black friday EU"]);
+      expect(await find("fête")).toEqual(["Fête FRIDAY"]);
+      // No pattern language: % and _ are plain characters.
+      expect(await find("%")).toEqual(["100% off"]);
+      expect(await find("_")).toEqual([]);
+    });
+
     it("returns at most limit rows, strictly after the position", async () => {
       const account = await newAccount(ctx.store);
       const rows: TimerRecord[] = [];

@@ -30,6 +30,32 @@ export function requestLogTests(ctx: SuiteContext): void {
       await ctx.store.logRequests([entry(account), entry(account, { status: 404 })]);
     });
 
+    it("counts entries per UTC day within the account, environment and range", async () => {
+      const account = await newAccount(ctx.store);
+      const other = await newAccount(ctx.store);
+      const day = Math.floor(T0 / 86_400_000) * 86_400_000;
+      await ctx.store.logRequests([
+        entry(account, { created_at: day - 1 }),
+        entry(account, { created_at: day }),
+        entry(account, { created_at: day + 5 }),
+        entry(account, { created_at: day + 86_400_000 + 1 }),
+        entry(account, { created_at: day + 2 * 86_400_000 }),
+        entry(account, { created_at: day + 3, environment: "sandbox" }),
+        entry(other, { created_at: day + 3 }),
+      ]);
+      expect(
+        await ctx.store.countRequestsByDay({
+          account_id: account.id,
+          environment: "production",
+          since: day,
+          until: day + 2 * 86_400_000,
+        }),
+      ).toEqual([
+        { day, count: 2 },
+        { day: day + 86_400_000, count: 1 },
+      ]);
+    });
+
     it("lists newest first with AND-ed filters and keyset paging", async (t) => {
       const list = ctx.store.listRequestLog?.bind(ctx.store);
       if (!list) return t.skip();

@@ -4,11 +4,23 @@ import { REQUEST_LOG_COLUMNS, type RequestLogRow, toRequestLogEntry } from "../_
 import { Params } from "../_sql";
 
 /** The request-log methods of the store. */
-export type RequestLogQueries = Pick<MeteringStore, "logRequests" | "listRequestLog">;
+export type RequestLogQueries = Pick<
+  MeteringStore,
+  "logRequests" | "listRequestLog" | "countRequestsByDay"
+>;
 
 /** The request-log methods: a batch is one INSERT (one transaction), a page one SELECT. */
 export function createRequestLogQueries(db: Db): RequestLogQueries {
   return {
+    async countRequestsByDay({ account_id, environment, since, until }) {
+      const { rows } = await db.query<{ day: string; count: string }>(
+        `SELECT (created_at / 86400000) * 86400000 AS day, count(*) AS count FROM request_log
+         WHERE account_id = $1 AND environment = $2 AND created_at >= $3 AND created_at < $4
+         GROUP BY 1 ORDER BY 1`,
+        [account_id, environment, since, until],
+      );
+      return rows.map((r) => ({ day: Number(r.day), count: Number(r.count) }));
+    },
     async logRequests(entries) {
       if (entries.length === 0) return;
       // One statement for the batch: the columns travel as arrays, unnested server-side.

@@ -48,6 +48,8 @@ function retry(why: string): Error {
 }
 
 /** The timer methods; see each for its statements and round trips. */
+const ASCII_FOLD = "'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'";
+
 export function createTimerQueries(db: Db): TimerQueries {
   /**
    * The statement that creates: reserve one unit of the allowance (a row-level upsert that
@@ -317,6 +319,12 @@ export function createTimerQueries(db: Db): TimerQueries {
         WHERE account_id = ${p.text(query.account_id)} AND environment = ${p.text(query.environment)}
           AND deleted_at IS NULL AND status = ANY (${p.texts(statuses)})
           ${query.type !== undefined ? `AND type = ${p.text(query.type)}` : ""}
+          ${
+            // translate folds ASCII only, as SQLite's lower() does: both adapters agree.
+            query.name_contains
+              ? `AND strpos(translate(name, ${ASCII_FOLD}), ${p.text(query.name_contains.replace(/[A-Z]/g, (c) => c.toLowerCase()))}) > 0`
+              : ""
+          }
           ${
             query.after
               ? `AND (${column}, id) ${descending ? "<" : ">"} (${p.big(query.after.value)}, ${p.text(query.after.id)})`

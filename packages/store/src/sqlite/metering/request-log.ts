@@ -5,7 +5,10 @@ import { statementCache } from "../_statement-cache";
 import type { SqliteDatabase } from "../database";
 
 /** The request-log methods of the store, over statements prepared once. */
-export type RequestLogQueries = Pick<Store, "logRequests" | "listRequestLog">;
+export type RequestLogQueries = Pick<
+  Store,
+  "logRequests" | "listRequestLog" | "countRequestsByDay"
+>;
 
 /** Prepares the request-log statements and returns its methods. */
 export function createRequestLogQueries(db: SqliteDatabase, write: GroupWrite): RequestLogQueries {
@@ -13,6 +16,11 @@ export function createRequestLogQueries(db: SqliteDatabase, write: GroupWrite): 
     `INSERT INTO request_log (${REQUEST_LOG_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const page = statementCache(db);
+  const byDay = db.prepare(
+    `SELECT (created_at / 86400000) * 86400000 AS day, count(*) AS count FROM request_log
+     WHERE account_id = ? AND environment = ? AND created_at >= ? AND created_at < ?
+     GROUP BY day ORDER BY day`,
+  );
 
   // Hot path: the http layer batches every request finished in one turn into one commit.
   // Runs inside a group-commit transaction (see _group-commit.ts).
@@ -37,6 +45,9 @@ export function createRequestLogQueries(db: SqliteDatabase, write: GroupWrite): 
   };
 
   return {
+    async countRequestsByDay({ account_id, environment, since, until }) {
+      return byDay.all(account_id, environment, since, until) as { day: number; count: number }[];
+    },
     async logRequests(entries) {
       if (entries.length > 0) await write(() => insertBatch(entries));
     },

@@ -223,6 +223,7 @@ export function createTimerQueries(
         s1: statuses[1] ?? first,
         s2: statuses[2] ?? first,
         type: query.type ?? null,
+        name: query.name_contains ? asciiLower(query.name_contains) : null,
         ...(query.after ? { after_value: query.after.value, after_id: query.after.id } : {}),
         limit: query.limit,
       }) as TimerRow[];
@@ -251,7 +252,13 @@ function listSql(sort: TimerSort, paged: boolean): string {
     WHERE account_id = @account_id AND environment = @environment AND deleted_at IS NULL
       AND status IN (@s0, @s1, @s2)
       AND (@type IS NULL OR type = @type)
+      AND (@name IS NULL OR instr(lower(name), @name) > 0)
       ${after}
     ORDER BY ${column} ${order}, id ${order}
     LIMIT @limit`;
+}
+
+/** SQLite's lower() folds ASCII only; the needle is folded the same way, on both adapters. */
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }

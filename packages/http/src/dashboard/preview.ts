@@ -1,0 +1,76 @@
+import {
+  computeStatus,
+  emptyClock,
+  type TimerDefinition,
+  type ViewerContext,
+  validateTimerCreate,
+} from "@tminus/core";
+import type { ApiResponse } from "../exchange";
+import type { PageContext } from "./context";
+import type { DashboardDeps } from "./index";
+import { jsonResponse } from "./responses";
+import { describeRule, readTimerForm, timerBodyOf } from "./timer-form";
+
+/** How far a personalized timer's sample recipient is from their deadline in the preview. */
+const SAMPLE_DEADLINE_MS = 2 * 86_400_000 + 5 * 3_600_000;
+
+/** A sample viewer: evergreen timers start now, personalized ones end in two days. */
+function sampleViewer(definition: TimerDefinition, now: number): ViewerContext | undefined {
+  if (definition.type === "duration") return { start_at: now };
+  if (definition.type === "personalized") {
+    return definition.personalization.source === "start"
+      ? { start_at: now }
+      : { deadline_at: now + SAMPLE_DEADLINE_MS };
+  }
+  return undefined;
+}
+
+/** The width and height a PNG declares in its header. */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+/**
+ * The builder's live preview: the form's fields become the POST /timers body, checked by the
+ * API's own validation, and drawn as a PNG at this second. Nothing is stored: no timer, no
+ * viewer, no allowance, no request-log entry. An invalid form answers 422 with the first
+ * problem, worded as the API words it.
+ */
+export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promise<ApiResponse> {
+  const values = readTimerForm(ctx.req.query, ctx.now);
+  const checked = validateTimerCreate(timerBodyOf(values));
+  if (!checked.ok) {
+    const issue = checked.issues[0]!;
+    return jsonResponse(422, { field: issue.field, message: `${issue.field}: ${issue.message}` });
+  }
+  const definition = checked.value;
+  const status = computeStatus(
+    { definition, clock: emptyClock(), viewer: sampleViewer(definition, ctx.now) },
+    ctx.now,
+  );
+  const bytes = await deps.renderImage("png", {
+    remainingSeconds: status.remaining.total_seconds,
+    running: true,
+    look: definition.look,
+    ended: definition.ended,
+    width: 600,
+  });
+  const at =
+    status.target_at === null
+      ? null
+      : `${new Date(status.target_at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  let summary = at === null ? "Preview: no deadline" : `Preview: ends ${at}`;
+  if (definition.type === "recurring") {
+    summary = `${describeRule(values)}; next occurrence ${at ?? "none"}`;
+  }
+  return {
+    status: 200,
+    headers: {
+      "content-type": "image/png",
+      "cache-control": "no-store",
+      "tminus-preview-summary": summary.replace(/[^\x20-\x7e]/g, "?"),
+    },
+    body: bytes,
+  };
+}

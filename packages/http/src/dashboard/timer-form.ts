@@ -1,0 +1,318 @@
+import {
+  DEFAULT_LOOK,
+  formatInstant,
+  formatLocalDateTime,
+  parseLocalDateTime,
+  resolveLocal,
+  TIME_UNITS,
+  type TimerDefinition,
+  zoneOffsetMs,
+} from "@tminus/core";
+
+// The builder's form and the API's timer body, both ways. The form speaks a marketer's terms
+// (a local date and time, days and hours, "every week on Friday at 17:00"); the API body is
+// what POST /timers validates. The dashboard never validates a timer itself: it builds the
+// body and lets the API's own validation answer.
+
+/** Weekday codes of RRULE BYDAY, Monday first, with their names. */
+export const WEEKDAYS = [
+  ["MO", "Monday"],
+  ["TU", "Tuesday"],
+  ["WE", "Wednesday"],
+  ["TH", "Thursday"],
+  ["FR", "Friday"],
+  ["SA", "Saturday"],
+  ["SU", "Sunday"],
+] as const;
+
+const FREQUENCIES = { DAILY: "day", WEEKLY: "week", MONTHLY: "month" } as const;
+type Frequency = keyof typeof FREQUENCIES;
+
+/** The builder's fields, every one a string (checkbox groups are lists). */
+export interface TimerFormValues {
+  name: string;
+  type: string;
+  timezone: string;
+  deadline_local: string;
+  duration_days: string;
+  duration_hours: string;
+  duration_minutes: string;
+  freq: string;
+  interval: string;
+  byday: string[];
+  bymonthday: string;
+  at_time: string;
+  starts_on: string;
+  hold_minutes: string;
+  source: string;
+  offset_hours: string;
+  require_signature: boolean;
+  theme: string;
+  background_color: string;
+  text_color: string;
+  accent_color: string;
+  font: string;
+  font_size: string;
+  units: string[];
+  show_labels: boolean;
+  pad: boolean;
+  separator: string;
+  locale: string;
+  labels: Record<string, string>;
+  panel: string;
+  transparent: boolean;
+  dark_variant: boolean;
+  ended_text: string;
+}
+
+/** The builder's starting values: a fixed timer a week from now in UTC, the default look. */
+export function defaultFormValues(now: number): TimerFormValues {
+  const inAWeek = new Date(now + 7 * 86_400_000).toISOString();
+  return {
+    name: "",
+    type: "fixed",
+    timezone: "Etc/UTC",
+    deadline_local: `${inAWeek.slice(0, 10)}T12:00`,
+    duration_days: "0",
+    duration_hours: "24",
+    duration_minutes: "0",
+    freq: "WEEKLY",
+    interval: "1",
+    byday: ["FR"],
+    bymonthday: "1",
+    at_time: "17:00",
+    starts_on: inAWeek.slice(0, 10),
+    hold_minutes: "0",
+    source: "deadline",
+    offset_hours: "48",
+    require_signature: false,
+    theme: DEFAULT_LOOK.theme,
+    background_color: DEFAULT_LOOK.background_color,
+    text_color: DEFAULT_LOOK.text_color,
+    accent_color: DEFAULT_LOOK.accent_color,
+    font: DEFAULT_LOOK.font,
+    font_size: String(DEFAULT_LOOK.font_size),
+    units: [...DEFAULT_LOOK.units],
+    show_labels: DEFAULT_LOOK.show_labels,
+    pad: DEFAULT_LOOK.pad,
+    separator: DEFAULT_LOOK.separator,
+    locale: DEFAULT_LOOK.locale,
+    labels: {},
+    panel: DEFAULT_LOOK.panel,
+    transparent: DEFAULT_LOOK.transparent,
+    dark_variant: false,
+    ended_text: "Ended",
+  };
+}
+
+/** Reads the builder's fields from a submitted form (or the preview's query). */
+export function readTimerForm(form: URLSearchParams, now: number): TimerFormValues {
+  const base = defaultFormValues(now);
+  const text = (name: keyof TimerFormValues) => (form.get(name) ?? (base[name] as string)).trim();
+  const labels: Record<string, string> = {};
+  for (const unit of TIME_UNITS) {
+    const value = (form.get(`label_${unit}`) ?? "").trim();
+    if (value !== "") labels[unit] = value;
+  }
+  return {
+    name: text("name"),
+    type: text("type"),
+    timezone: text("timezone"),
+    deadline_local: text("deadline_local"),
+    duration_days: text("duration_days"),
+    duration_hours: text("duration_hours"),
+    duration_minutes: text("duration_minutes"),
+    freq: text("freq"),
+    interval: text("interval"),
+    byday: form.getAll("byday"),
+    bymonthday: text("bymonthday"),
+    at_time: text("at_time"),
+    starts_on: text("starts_on"),
+    hold_minutes: text("hold_minutes"),
+    source: text("source"),
+    offset_hours: text("offset_hours"),
+    require_signature: form.get("require_signature") === "on",
+    theme: text("theme"),
+    background_color: text("background_color"),
+    text_color: text("text_color"),
+    accent_color: text("accent_color"),
+    font: text("font"),
+    font_size: text("font_size"),
+    units: form.getAll("units"),
+    show_labels: form.get("show_labels") === "on",
+    pad: form.get("pad") === "on",
+    separator: form.get("separator") ?? base.separator,
+    locale: text("locale"),
+    labels,
+    panel: text("panel"),
+    transparent: form.get("transparent") === "on",
+    dark_variant: form.get("dark_variant") === "on",
+    ended_text: text("ended_text"),
+  };
+}
+
+// A number field: its value, or the text itself so that the API names the bad field.
+function num(value: string): number | string {
+  return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+}
+
+/** The local wall-clock value as an instant with offset, or the raw text when it is not one. */
+function deadlineAt(local: string, zone: string): string {
+  const parsed = parseLocalDateTime(local.length === 16 ? `${local}:00` : local);
+  if (!parsed) return local;
+  try {
+    return formatInstant(resolveLocal(parsed, zone));
+  } catch {
+    return `${local}Z`;
+  }
+}
+
+/** The RRULE text of the rule editor's fields. */
+export function ruleOf(v: TimerFormValues): string {
+  const freq = (v.freq in FREQUENCIES ? v.freq : "WEEKLY") as Frequency;
+  const [hour, minute] = v.at_time.split(":");
+  const parts = [`FREQ=${freq}`];
+  if (v.interval !== "1" && v.interval !== "") parts.push(`INTERVAL=${v.interval}`);
+  if (freq === "WEEKLY" && v.byday.length > 0) parts.push(`BYDAY=${v.byday.join(",")}`);
+  if (freq === "MONTHLY") parts.push(`BYMONTHDAY=${v.bymonthday}`);
+  parts.push(`BYHOUR=${Number(hour ?? 0)}`, `BYMINUTE=${Number(minute ?? 0)}`);
+  return parts.join(";");
+}
+
+/** "Every week on Friday at 17:00", from the rule editor's fields. */
+export function describeRule(v: TimerFormValues): string {
+  const freq = (v.freq in FREQUENCIES ? v.freq : "WEEKLY") as Frequency;
+  const n = Number(v.interval) || 1;
+  const unit = FREQUENCIES[freq];
+  let text = n === 1 ? `Every ${unit}` : `Every ${n} ${unit}s`;
+  if (freq === "WEEKLY" && v.byday.length > 0) {
+    const names = WEEKDAYS.filter(([code]) => v.byday.includes(code)).map(([, name]) => name);
+    text += ` on ${names.join(", ")}`;
+  }
+  if (freq === "MONTHLY") text += ` on day ${v.bymonthday}`;
+  return `${text} at ${v.at_time} (${v.timezone})`;
+}
+
+/** The look of the builder's fields, as the API's `look` object. */
+function lookOf(v: TimerFormValues): Record<string, unknown> {
+  return {
+    theme: v.theme,
+    background_color: v.background_color.toUpperCase(),
+    text_color: v.text_color.toUpperCase(),
+    accent_color: v.accent_color.toUpperCase(),
+    font: v.font,
+    font_size: num(v.font_size),
+    units: TIME_UNITS.filter((u) => v.units.includes(u)),
+    show_labels: v.show_labels,
+    pad: v.pad,
+    separator: v.separator,
+    locale: v.locale,
+    labels: v.labels,
+    panel: v.panel,
+    transparent: v.transparent,
+    dark: v.dark_variant ? {} : null,
+  };
+}
+
+/** The POST /timers body the builder's fields describe (validated by the API, not here). */
+export function timerBodyOf(v: TimerFormValues): Record<string, unknown> {
+  const common = {
+    name: v.name === "" ? "Untitled timer" : v.name,
+    timezone: v.timezone,
+    look: lookOf(v),
+    ended: { text: v.ended_text },
+  };
+  switch (v.type) {
+    case "duration": {
+      const seconds =
+        (Number(v.duration_days) || 0) * 86_400 +
+        (Number(v.duration_hours) || 0) * 3_600 +
+        (Number(v.duration_minutes) || 0) * 60;
+      return { type: "duration", ...common, duration_seconds: seconds };
+    }
+    case "recurring":
+      return {
+        type: "recurring",
+        ...common,
+        recurrence: {
+          rrule: ruleOf(v),
+          dtstart: `${v.starts_on}T${v.at_time}`,
+          ended_hold_seconds: (Number(v.hold_minutes) || 0) * 60,
+        },
+      };
+    case "personalized":
+      return {
+        type: "personalized",
+        ...common,
+        personalization:
+          v.source === "start"
+            ? {
+                source: "start",
+                offset_seconds: Math.round((Number(v.offset_hours) || 0) * 3600),
+                require_signature: v.require_signature,
+              }
+            : { source: "deadline", require_signature: v.require_signature },
+      };
+    default:
+      return { type: v.type, ...common, deadline_at: deadlineAt(v.deadline_local, v.timezone) };
+  }
+}
+
+/** The builder's fields for an existing timer (editing, or building from a copy). */
+export function formValuesOf(
+  definition: TimerDefinition,
+  name: string,
+  now: number,
+): TimerFormValues {
+  const v = defaultFormValues(now);
+  const look = definition.look;
+  Object.assign(v, {
+    name,
+    type: definition.type,
+    timezone: definition.timezone,
+    theme: look.theme,
+    background_color: look.background_color,
+    text_color: look.text_color,
+    accent_color: look.accent_color,
+    font: look.font,
+    font_size: String(look.font_size),
+    units: [...look.units],
+    show_labels: look.show_labels,
+    pad: look.pad,
+    separator: look.separator,
+    locale: look.locale,
+    labels: { ...look.labels },
+    panel: look.panel,
+    transparent: look.transparent,
+    dark_variant: look.dark !== null,
+    ended_text: definition.ended.text,
+  });
+  if (definition.type === "fixed") {
+    const at = Date.parse(definition.deadline_at);
+    const local = new Date(at + zoneOffsetMs(definition.timezone, at)).toISOString();
+    v.deadline_local = local.slice(0, 16);
+  } else if (definition.type === "duration") {
+    const s = definition.duration_seconds;
+    v.duration_days = String(Math.floor(s / 86_400));
+    v.duration_hours = String(Math.floor((s % 86_400) / 3600));
+    v.duration_minutes = String(Math.floor((s % 3600) / 60));
+  } else if (definition.type === "recurring") {
+    const rule = new Map(
+      definition.recurrence.rrule.split(";").map((p) => p.split("=") as [string, string]),
+    );
+    v.freq = rule.get("FREQ") ?? "WEEKLY";
+    v.interval = rule.get("INTERVAL") ?? "1";
+    v.byday = (rule.get("BYDAY") ?? "").split(",").filter(Boolean);
+    v.bymonthday = rule.get("BYMONTHDAY") ?? "1";
+    const start = formatLocalDateTime(parseLocalDateTime(definition.recurrence.dtstart)!);
+    v.starts_on = start.slice(0, 10);
+    v.at_time = start.slice(11, 16);
+    v.hold_minutes = String(Math.round(definition.recurrence.ended_hold_seconds / 60));
+  } else {
+    const p = definition.personalization;
+    v.source = p.source;
+    v.require_signature = p.require_signature;
+    if (p.source === "start") v.offset_hours = String(p.offset_seconds / 3600);
+  }
+  return v;
+}

@@ -1,0 +1,186 @@
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./_harness";
+
+// The dashboard in a real browser: Debian's chromium through playwright-core. Under CI=true a
+// missing browser fails the run. Screenshots of every page at 1280x800 and 390x844 go to
+// artifacts/dashboard/ (gitignored; CI keeps them as artefacts).
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const available = existsSync(CHROMIUM);
+if (!available && process.env.CI)
+  throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
+const SHOTS = join(import.meta.dirname, "../../../artifacts/dashboard");
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const PASSWORD = "correct horse battery staple";
+
+let s: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const audited: { name: string; violations: string[] }[] = [];
+
+/** Runs axe-core on the page; returns its serious and critical violations. */
+async function axe(p: Page): Promise<string[]> {
+  // evaluate runs outside the page's CSP (which allows no inline or foreign script).
+  await p.evaluate(AXE);
+  const result = await p.evaluate(async () => {
+    const run = (
+      window as unknown as {
+        axe: {
+          run(): Promise<{
+            violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe.run;
+    const r = await run();
+    return r.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  return result;
+}
+
+/** Audits the current page with axe and saves it at both widths. */
+async function capture(name: string): Promise<void> {
+  await page.waitForLoadState("load");
+  audited.push({ name, violations: await axe(page) });
+  for (const [w, h] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: join(SHOTS, `${name}-${w}.png`), fullPage: false });
+    // Nothing may scroll sideways at phone width, tables excepted (they scroll in their box).
+    if (w === 390) {
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(overflow, `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+describe.skipIf(!available)("dashboard in headless Chromium", () => {
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    s = await startTestServer({}, { baseUrlIsServer: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+    });
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: s.url });
+    page = await context.newPage();
+    page.on("dialog", (d) => d.accept());
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  it("walks a marketer's day: sign in, key, recurring timer with preview, publish, share, revoke", async () => {
+    const bootstrap = await s.key("sandbox");
+    const { link } = await s.admin.createUser({
+      account: bootstrap.account,
+      email: "marketer@example.com",
+      role: "owner",
+    });
+    expect(link.url).toBe(`${s.url}${link.path}`);
+
+    // 1. Sign in with the one-time link.
+    await page.goto(link.url!);
+    await capture("set-password");
+    await page.fill("#password", PASSWORD);
+    await page.fill("#confirm", PASSWORD);
+    await page.click("button[type=submit]");
+    await page.waitForURL(`${s.url}/dashboard/production`);
+    await capture("overview");
+
+    // 2. Create a production key and copy its secret.
+    await page.click("nav.main >> text=API keys");
+    await capture("keys");
+    await page.click("text=Create production key");
+    const secret = await page.inputValue("#secret");
+    expect(secret).toMatch(/^svc_live_/);
+    await page.click("button[data-copy=secret]");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await capture("keys-created");
+    expect((await s.call("GET", "/api/v1/usage", { key: secret })).status).toBe(200);
+
+    // 3. Build a recurring timer and watch the preview follow the form.
+    await page.click("nav.main >> text=Timers");
+    await capture("timers");
+    await page.click("text=Build a timer");
+    await page.fill("#name", "Weekly drop");
+    await page.check("input[name=type][value=recurring]");
+    await page.fill("#timezone", "Europe/Berlin");
+    const status = page.locator("#preview-status");
+    // The first preview starts the render threads: give it time on a busy machine.
+    await expect
+      .poll(() => status.textContent(), { timeout: 30_000 })
+      .toContain("Every week on Friday at 17:00 (Europe/Berlin)");
+    const firstPreview = await page.getAttribute("#preview-image", "src");
+    await page.check("input[name=byday][value=MO]");
+    await page.fill("#at_time", "09:30");
+    await expect
+      .poll(() => status.textContent(), { timeout: 30_000 })
+      .toContain("Every week on Monday, Friday at 09:30 (Europe/Berlin)");
+    expect(await page.getAttribute("#preview-image", "src")).not.toBe(firstPreview);
+    expect(
+      await page.evaluate(
+        () => (document.getElementById("preview-image") as HTMLImageElement).naturalWidth,
+      ),
+    ).toBeGreaterThan(0);
+    await capture("builder");
+    // A preview creates nothing: no timer, nothing counted against the allowance.
+    expect((await s.call("GET", "/api/v1/timers", { key: secret })).json.data).toEqual([]);
+
+    await page.click("text=Create timer");
+    await page.waitForURL(/\/dashboard\/production\/timers\/[0-9a-f-]{36}\?notice=created$/);
+    const timerId = /timers\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+
+    // 4. Publish it, copy the email <img> snippet, and fetch the image it names.
+    await page.click("button:has-text('Publish')");
+    await page.waitForURL(/notice=published$/);
+    await capture("timer-published");
+    await page.click("button[data-copy=snippet-img]");
+    const snippet = await page.evaluate(() => navigator.clipboard.readText());
+    expect(snippet).toMatch(
+      /^<img src="[^"]+" width="600" height="\d+" alt="Countdown: Weekly drop"/,
+    );
+    const src = /src="([^"]+)"/.exec(snippet)![1]!;
+    expect(src).toBe(`${s.url}/t/${timerId}/countdown.gif`);
+    const gif = await fetch(src);
+    expect(gif.status).toBe(200);
+    expect(gif.headers.get("content-type")).toBe("image/gif");
+    const stored = await s.call("GET", `/api/v1/timers/${timerId}`, { key: secret });
+    expect(stored.json.data.status).toBe("published");
+    expect(stored.json.data.recurrence.rrule).toBe("FREQ=WEEKLY;BYDAY=MO,FR;BYHOUR=9;BYMINUTE=30");
+
+    // 5. Revoke the key (with the confirmation) and see the API refuse it.
+    await page.click("nav.main >> text=API keys");
+    await page.check("form[action$='/revoke'] input[name=confirm]");
+    await page.click("form[action$='/revoke'] button");
+    await page.waitForURL(/notice=revoked$/);
+    const refused = await s.call("GET", "/api/v1/usage", { key: secret });
+    expect(refused.status).toBe(401);
+    expect(refused.json.error.code).toBe("invalid_api_key");
+
+    // The remaining pages, for the audit and the screenshots.
+    await page.click("nav.main >> text=Usage");
+    await capture("usage");
+    await page.click("nav.main >> text=Webhooks");
+    await capture("webhooks");
+    await page.click(".env >> text=Sandbox");
+    await page.waitForURL(/\/dashboard\/sandbox\/webhooks$/);
+    await page.click("button:has-text('Sign out')");
+    await page.waitForURL(/sign-in/);
+    await capture("sign-in");
+
+    for (const a of audited) expect(a.violations, `axe on ${a.name}`).toEqual([]);
+  }, 120_000);
+});
