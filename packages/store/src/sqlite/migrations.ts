@@ -278,4 +278,62 @@ CREATE TABLE generations (name TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
 INSERT INTO generations (name, value) VALUES ('auth', 0), ('timers', 0);
 `,
   },
+  {
+    // 8 is another branch's; a runner applies each missing version, so the gap is harmless.
+    version: 9,
+    name: "render analytics and viewer events",
+    sql: `
+-- Public views counted per timer, UTC hour, kind and client family (written in batches).
+CREATE TABLE render_views (
+  timer_id TEXT NOT NULL,
+  hour INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  client TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  views INTEGER NOT NULL,
+  PRIMARY KEY (timer_id, hour, kind, client)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX render_views_account ON render_views (account_id, environment, hour);
+
+-- One row per distinct viewer of a timer per UTC day (a day-salted hash, never an address);
+-- hours is a bit set of the hours of the day it was seen in.
+CREATE TABLE render_viewers (
+  timer_id TEXT NOT NULL,
+  day INTEGER NOT NULL,
+  viewer TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  hours INTEGER NOT NULL,
+  PRIMARY KEY (timer_id, day, viewer)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX render_viewers_account ON render_viewers (account_id, environment, day);
+
+-- The salt of each UTC day's viewer hashes; purged once the day is over.
+CREATE TABLE analytics_salts (day INTEGER PRIMARY KEY, salt TEXT NOT NULL) STRICT;
+
+-- Recipients tracked for viewer.started / viewer.ended, once per (timer, viewer).
+CREATE TABLE viewer_events (
+  timer_id TEXT NOT NULL,
+  viewer TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  recipient TEXT,
+  context TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  end_check_at INTEGER, -- NULL: no viewer.ended owed (fired, or no rule wanted it)
+  PRIMARY KEY (timer_id, viewer)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX viewer_events_due ON viewer_events (end_check_at) WHERE end_check_at IS NOT NULL;
+CREATE INDEX viewer_events_started ON viewer_events (started_at) WHERE end_check_at IS NULL;
+
+-- Viewers tracked per timer per UTC day: the cap's counter.
+CREATE TABLE viewer_event_days (
+  timer_id TEXT NOT NULL,
+  day INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (timer_id, day)
+) STRICT, WITHOUT ROWID;
+`,
+  },
 ];
