@@ -12,6 +12,7 @@ export {
 export { generateApiKey, hashApiKey, KEY_PREFIX } from "./api-key-format";
 export { handleClientError } from "./client-error";
 export {
+  type AnalyticsConfig,
   ConfigError,
   DEFAULT_CONFIG,
   limitsFor,
