@@ -165,7 +165,7 @@ export const analyticsRoutes = [
     scope: "timers:read",
     operationId: "getAnalytics",
     summary: "Read the account's view analytics",
-    description: `Public views of every timer of the key's account and environment together, per hour or day. ${ABOUT}`,
+    description: `Public views of every live timer of the key's account and environment together (a deleted timer leaves the totals), per hour or day. ${ABOUT}`,
     tag: "Analytics",
     list: true,
     query: QUERY,

@@ -77,8 +77,13 @@ export function createViewCounter(
   ) => {
     const viewers: RenderViewerMark[] = [];
     const remember: [string, number][] = [];
+    // One lookup per day in the batch (usually one), not one await per viewer.
+    const daySalts = new Map<number, string>();
     for (const m of batchMarks) {
-      const hash = createHmac("sha256", await saltOf(m.day))
+      if (!daySalts.has(m.day)) daySalts.set(m.day, await saltOf(m.day));
+    }
+    for (const m of batchMarks) {
+      const hash = createHmac("sha256", daySalts.get(m.day)!)
         .update(m.viewer)
         .digest("base64url")
         .slice(0, 22);

@@ -51,7 +51,7 @@ export interface RenderViewerMark {
 export interface RenderAnalyticsQuery {
   account_id: string;
   environment: Environment;
-  /** One timer; absent: every timer of the account's environment together. */
+  /** One timer; absent: every live (not deleted) timer of the account's environment together. */
   timer_id?: string;
   granularity: AnalyticsGranularity;
   /** Buckets starting at or after this instant (aligned to the granularity by the caller). */

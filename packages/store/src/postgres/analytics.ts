@@ -2,6 +2,7 @@ import { sumBuckets } from "../_analytics-buckets";
 import type {
   AnalyticsStore,
   ClientFamily,
+  RenderAnalyticsQuery,
   RenderKind,
   RenderViewCount,
   RenderViewerMark,
@@ -25,6 +26,21 @@ function merged<T>(rows: readonly T[], key: (r: T) => string, add: (into: T, r: 
     else byKey.set(k, { ...r });
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+}
+
+/**
+ * One timer, or the account's live timers (a deleted timer leaves the totals). render_viewers
+ * is keyed by timer only: an account's rows are reached through its timers' ids.
+ */
+function scopeSql(p: Params, q: RenderAnalyticsQuery): string {
+  const account = p.text(q.account_id);
+  const environment = p.text(q.environment);
+  return `account_id = ${account} AND environment = ${environment} AND ${
+    q.timer_id === undefined
+      ? `timer_id IN (SELECT id FROM timers
+           WHERE account_id = ${account} AND environment = ${environment} AND deleted_at IS NULL)`
+      : `timer_id = ${p.text(q.timer_id)}`
+  }`;
 }
 
 /** Render counts, viewer sets and daily salts. */
@@ -79,9 +95,7 @@ export function createPostgresAnalyticsStore(db: Db): AnalyticsStore {
       if (!(q.limit > 0)) return [];
       const size = q.granularity === "hour" ? HOUR_MS : DAY_MS;
       const p = new Params();
-      const scope = `account_id = ${p.text(q.account_id)} AND environment = ${p.text(q.environment)}${
-        q.timer_id === undefined ? "" : ` AND timer_id = ${p.text(q.timer_id)}`
-      }`;
+      const scope = scopeSql(p, q);
       const s = p.big(size);
       const range = `hour >= ${p.big(q.from)} AND hour < ${p.big(q.to)} AND hour >= ${p.big(
         q.after === undefined ? q.from : q.after + size,
@@ -113,9 +127,7 @@ export function createPostgresAnalyticsStore(db: Db): AnalyticsStore {
       const starts = [...buckets.keys()].sort((a, b) => a - b);
       if (starts.length === 0) return [];
       const u = new Params();
-      const uScope = `account_id = ${u.text(q.account_id)} AND environment = ${u.text(q.environment)}${
-        q.timer_id === undefined ? "" : ` AND timer_id = ${u.text(q.timer_id)}`
-      }`;
+      const uScope = scopeSql(u, q);
       const list = u.bigs(starts);
       const uniques =
         q.granularity === "hour"

@@ -23,8 +23,15 @@ export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite
   const readSalt = db.prepare("SELECT salt FROM analytics_salts WHERE day = ?");
   const insertSalt = db.prepare("INSERT OR IGNORE INTO analytics_salts (day, salt) VALUES (?, ?)");
 
+  // One timer, or the account's live timers (a deleted timer leaves the totals). render_viewers
+  // is keyed by timer only: an account's rows are reached through its timers' ids.
   const scope = (timer: boolean) =>
-    `account_id = @account_id AND environment = @environment${timer ? " AND timer_id = @timer_id" : ""}`;
+    `account_id = @account_id AND environment = @environment AND ${
+      timer
+        ? "timer_id = @timer_id"
+        : `timer_id IN (SELECT id FROM timers
+             WHERE account_id = @account_id AND environment = @environment AND deleted_at IS NULL)`
+    }`;
   // The page's buckets first (keyset over the bucket start), then their sums. `%` works on
   // integers whatever type the driver binds @size with; `/` would not floor a REAL.
   const bucketsSql = (timer: boolean) =>

@@ -297,7 +297,8 @@ CREATE TABLE render_views (
 CREATE INDEX render_views_account ON render_views (account_id, environment, hour);
 
 -- One row per distinct viewer of a timer per UTC day (a day-salted hash, never an address);
--- hours is a bit set of the hours of the day it was seen in.
+-- hours is a bit set of the hours of the day it was seen in. No second index: it would double
+-- the cost of a new viewer; an account's rows are found through its timers' ids.
 CREATE TABLE render_viewers (
   timer_id TEXT NOT NULL,
   day INTEGER NOT NULL,
@@ -307,7 +308,6 @@ CREATE TABLE render_viewers (
   hours INTEGER NOT NULL,
   PRIMARY KEY (timer_id, day, viewer)
 ) STRICT, WITHOUT ROWID;
-CREATE INDEX render_viewers_account ON render_viewers (account_id, environment, day);
 
 -- The salt of each UTC day's viewer hashes; purged once the day is over.
 CREATE TABLE analytics_salts (day INTEGER PRIMARY KEY, salt TEXT NOT NULL) STRICT;

@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Account, RenderViewCount, RenderViewerMark, Store } from "../../src/contract";
-import { newAccount, type SuiteContext, T0 } from "./_fixtures";
+import {
+  createInput,
+  createTimer,
+  deleteTimer,
+  newAccount,
+  newTimer,
+  type SuiteContext,
+  T0,
+} from "./_fixtures";
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -10,8 +18,14 @@ const D0 = T0 - (T0 % DAY);
 
 type Scope = { account_id: string; environment: "production" | "sandbox"; timer_id: string };
 
-function scopeOf(account: Account, environment: Scope["environment"] = "production"): Scope {
-  return { account_id: account.id, environment, timer_id: randomUUID() };
+/** A live timer of the account (the account's totals cover its live timers). */
+async function scopeOf(
+  store: Store,
+  account: Account,
+  environment: Scope["environment"] = "production",
+): Promise<Scope> {
+  const timer = await createTimer(store, createInput(newTimer(account, { environment })));
+  return { account_id: account.id, environment, timer_id: timer.id };
 }
 
 function count(
@@ -43,7 +57,7 @@ function list(store: Store, scope: Partial<Scope> & { account_id: string }, over
 export function analyticsTests(ctx: SuiteContext): void {
   describe("render analytics", () => {
     it("adds counts up per hour, kind and client, and sums them into hour and day buckets", async () => {
-      const scope = scopeOf(await newAccount(ctx.store));
+      const scope = await scopeOf(ctx.store, await newAccount(ctx.store));
       await ctx.store.recordRenderViews({
         counts: [
           count(scope, D0 + 9 * HOUR, 3),
@@ -78,7 +92,7 @@ export function analyticsTests(ctx: SuiteContext): void {
     });
 
     it("counts unique viewers exactly per hour and per day from the OR-ed hour sets", async () => {
-      const scope = scopeOf(await newAccount(ctx.store));
+      const scope = await scopeOf(ctx.store, await newAccount(ctx.store));
       await ctx.store.recordRenderViews({
         counts: [
           count(scope, D0 + 9 * HOUR, 5),
@@ -107,10 +121,10 @@ export function analyticsTests(ctx: SuiteContext): void {
 
     it("keeps accounts and environments apart, and totals an environment across its timers", async () => {
       const account = await newAccount(ctx.store);
-      const one = scopeOf(account);
-      const two = scopeOf(account);
-      const sandbox = scopeOf(account, "sandbox");
-      const stranger = scopeOf(await newAccount(ctx.store));
+      const one = await scopeOf(ctx.store, account);
+      const two = await scopeOf(ctx.store, account);
+      const sandbox = await scopeOf(ctx.store, account, "sandbox");
+      const stranger = await scopeOf(ctx.store, await newAccount(ctx.store));
       await ctx.store.recordRenderViews({
         counts: [one, two, sandbox, stranger].map((s) => count(s, D0, 2)),
         // One recipient hash seen on both timers counts once over the environment.
@@ -128,10 +142,15 @@ export function analyticsTests(ctx: SuiteContext): void {
       expect(ofSandbox.map((b) => b.views)).toEqual([2]);
       // Another account's timer id asked with this account: nothing.
       expect(await list(ctx.store, { ...stranger, account_id: account.id })).toEqual([]);
+      // A deleted timer leaves the totals; its own numbers stay readable by id.
+      await deleteTimer(ctx.store, account.id, "production", two.timer_id);
+      const after = await list(ctx.store, { account_id: account.id }, { granularity: "day" });
+      expect(after.map((b) => [b.views, b.unique_viewers])).toEqual([[2, 1]]);
+      expect((await list(ctx.store, two, { granularity: "day" })).map((b) => b.views)).toEqual([2]);
     });
 
     it("pages buckets in order by start, within [from, to)", async () => {
-      const scope = scopeOf(await newAccount(ctx.store));
+      const scope = await scopeOf(ctx.store, await newAccount(ctx.store));
       await ctx.store.recordRenderViews({
         counts: Array.from({ length: 7 }, (_, i) => count(scope, D0 + i * HOUR, i + 1)),
         viewers: [],
@@ -163,7 +182,7 @@ export function analyticsTests(ctx: SuiteContext): void {
     });
 
     it("purge drops counts and viewer sets before the cutoff, and old salts", async () => {
-      const scope = scopeOf(await newAccount(ctx.store));
+      const scope = await scopeOf(ctx.store, await newAccount(ctx.store));
       const old = D0 - 100 * DAY;
       await ctx.store.recordRenderViews({
         counts: [count(scope, old + HOUR, 1), count(scope, D0 + HOUR, 1)],
