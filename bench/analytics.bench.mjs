@@ -1,6 +1,7 @@
 // Render analytics on the image route, measured in one run: `GET /t/{id}/countdown.gif`
 // through two `tminus serve` processes that differ only in `analytics.enabled`, each on its own
-// SQLite file, loaded alternately with the same autocannon settings. Two loads:
+// SQLite file, loaded at the same time with the same autocannon settings (half the
+// connections each), so the machine's other load weighs on both alike. Two loads:
 //   - one viewer (the same address and agent on every request: a hot email);
 //   - a new recipient id `r` on every request (every view a new viewer row: the worst case).
 // Reports each round's throughput ratio on/off and, steadier on a shared machine, the server
@@ -35,7 +36,9 @@ const median = (xs) => {
 };
 const load = (opts) =>
   new Promise((resolve, reject) =>
-    autocannon({ connections, duration, ...opts }, (e, r) => (e ? reject(e) : resolve(r))),
+    autocannon({ connections: Math.max(1, connections / 2), duration, ...opts }, (e, r) =>
+      e ? reject(e) : resolve(r),
+    ),
   );
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
@@ -121,18 +124,20 @@ const ratios = Object.fromEntries(Object.keys(scenarios).map((k) => [k, []]));
 const cpuRatios = Object.fromEntries(Object.keys(scenarios).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
   for (const [name, opts] of Object.entries(scenarios)) {
-    // Alternate which goes first, so a drift of the machine's load favours neither.
-    const order = r % 2 ? [off, on] : [on, off];
+    // Both at once, so whatever else the machine does in those seconds weighs on both alike.
     const got = new Map();
     const cpu = new Map();
-    for (const s of order) {
-      const before = cpuSeconds(s.child.pid);
-      const result = await load(opts(s));
-      got.set(s, result.requests.average);
-      cpu.set(s, ((cpuSeconds(s.child.pid) - before) * 1e6) / result.requests.total);
+    const before = new Map([on, off].map((s) => [s, cpuSeconds(s.child.pid)]));
+    const results = await Promise.all([on, off].map((s) => load(opts(s))));
+    [on, off].forEach((s, i) => {
+      got.set(s, results[i].requests.average);
+      cpu.set(s, ((cpuSeconds(s.child.pid) - before.get(s)) * 1e6) / results[i].requests.total);
+    });
+    // A round where either side stalled completely (the shared machine) says nothing.
+    if (got.get(on) > 0 && got.get(off) > 0) {
+      ratios[name].push(got.get(on) / got.get(off));
+      cpuRatios[name].push(cpu.get(on) / cpu.get(off));
     }
-    ratios[name].push(got.get(on) / got.get(off));
-    cpuRatios[name].push(cpu.get(on) / cpu.get(off));
     console.log(
       `round ${r + 1} ${name}: on ${got.get(on).toFixed(0)} req/s ${cpu.get(on).toFixed(0)} us CPU/req, ` +
         `off ${got.get(off).toFixed(0)} req/s ${cpu.get(off).toFixed(0)} us CPU/req, ` +
