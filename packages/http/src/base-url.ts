@@ -42,10 +42,23 @@ function firstValue(header: string | null): string | undefined {
   return first === "" ? undefined : first;
 }
 
-/** The first element of an RFC 7239 `Forwarded` header: its `proto` and `host`. */
-function parseForwarded(header: string | null): { proto?: string; host?: string } {
+/**
+ * The client's address: the connection's, or behind a proxy you run (`trustProxy`) the first
+ * `Forwarded: for=` or `X-Forwarded-For` entry. Null when nothing tells.
+ */
+export function clientAddress(req: ApiRequest, trustProxy: boolean): string | null {
+  if (trustProxy) {
+    const forwarded =
+      parseForwarded(req.header("forwarded")).for ?? firstValue(req.header("x-forwarded-for"));
+    if (forwarded !== undefined) return forwarded;
+  }
+  return req.remoteAddress ?? null;
+}
+
+/** The first element of an RFC 7239 `Forwarded` header: its `proto`, `host` and `for`. */
+function parseForwarded(header: string | null): { proto?: string; host?: string; for?: string } {
   if (header === null) return {};
-  const out: { proto?: string; host?: string } = {};
+  const out: { proto?: string; host?: string; for?: string } = {};
   for (const pair of header.split(",")[0]!.split(";")) {
     const eq = pair.indexOf("=");
     if (eq < 0) continue;
@@ -56,6 +69,7 @@ function parseForwarded(header: string | null): { proto?: string; host?: string 
       .replace(/^"(.*)"$/, "$1");
     if (name === "proto") out.proto = value.toLowerCase();
     if (name === "host") out.host = value;
+    if (name === "for") out.for = value;
   }
   return out;
 }

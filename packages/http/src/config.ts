@@ -49,6 +49,14 @@ export interface DashboardConfig {
   sign_in_attempts_per_15_minutes: number;
 }
 
+/** Counting of public views (docs/analytics.md). */
+export interface AnalyticsConfig {
+  /** Count public views at all; false writes nothing (and the analytics routes read zeros). */
+  enabled: boolean;
+  /** Days view counts and viewer sets are kept before housekeeping purges them. */
+  retention_days: number;
+}
+
 /** The operator's configuration (the JSON file of `tminus serve --config`). */
 export interface TminusConfig {
   /** Limits of the sandbox environment, whatever the account's plan. */
@@ -74,6 +82,8 @@ export interface TminusConfig {
   render: RenderConfig;
   /** The browser dashboard. */
   dashboard: DashboardConfig;
+  /** Counting of public views. */
+  analytics: AnalyticsConfig;
 }
 
 /** Input shape of the config: every field optional, plans merged field by field. */
@@ -88,6 +98,7 @@ export interface TminusConfigInput {
   webhooks?: Partial<WebhookConfig>;
   render?: Partial<RenderConfig>;
   dashboard?: Partial<DashboardConfig>;
+  analytics?: Partial<AnalyticsConfig>;
 }
 
 /** The defaults of decisions.md. */
@@ -120,6 +131,7 @@ export const DEFAULT_CONFIG: TminusConfig = {
     link_hours: 72,
     sign_in_attempts_per_15_minutes: 10,
   },
+  analytics: { enabled: true, retention_days: 90 },
 };
 
 const LIMIT_FIELDS = ["requests_per_minute", "new_timers_per_cycle", "max_keys"] as const;
@@ -134,6 +146,7 @@ const TOP_FIELDS = new Set([
   "webhooks",
   "render",
   "dashboard",
+  "analytics",
   "$schema",
 ]);
 
@@ -226,7 +239,37 @@ export function resolveConfig(input: TminusConfigInput = {}): TminusConfig {
     webhooks: webhookSection(input.webhooks),
     render: renderSection(input.render),
     dashboard: dashboardSection(input.dashboard),
+    analytics: analyticsSection(input.analytics),
   };
+}
+
+function analyticsSection(input: unknown): AnalyticsConfig {
+  const out: AnalyticsConfig = { ...DEFAULT_CONFIG.analytics };
+  if (input === undefined) return out;
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new ConfigError("config.analytics must be an object");
+  }
+  for (const [k, v] of Object.entries(input)) {
+    if (k === "enabled") {
+      if (typeof v !== "boolean")
+        throw new ConfigError("config.analytics.enabled must be true or false");
+      out.enabled = v;
+    } else if (k === "retention_days") {
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 3650) {
+        throw new ConfigError("config.analytics.retention_days must be an integer from 1 to 3650");
+      }
+      out.retention_days = v;
+    } else throw new ConfigError(`config.analytics.${k} is not a known setting`);
+  }
+  return out;
+}
+
+/**
+ * The analytics settings of a config. A caller may hand the handler an already-resolved config
+ * built before analytics existed; the defaults then apply.
+ */
+export function analyticsConfig(config: TminusConfig): AnalyticsConfig {
+  return config.analytics ?? DEFAULT_CONFIG.analytics;
 }
 
 const RENDER_BOUNDS: Record<keyof RenderConfig, [number, number]> = {

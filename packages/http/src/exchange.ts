@@ -22,6 +22,11 @@ export interface ApiRequest {
    * framework (Express's `req.baseUrl`) or by the handler's `basePath`. Empty at the root.
    */
   mountPrefix: string;
+  /**
+   * The client's address as the connection saw it (Node's socket), or null where the
+   * transport does not tell (Fetch). Used only, hashed, to tell viewers apart in analytics.
+   */
+  remoteAddress?: string | null;
 }
 
 /** A finished response: status, headers and a string body. */

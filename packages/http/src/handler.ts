@@ -98,7 +98,8 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
   const cache = createReadCache(store);
   const limiter = createRateLimiter(store);
   const usage = createUsageMeter(store, onError);
-  const publicRoutes = createPublicRoutes({ store, config, cache });
+  const trustProxy = options.trustProxy ?? false;
+  const publicRoutes = createPublicRoutes({ store, config, cache, trustProxy, onError });
   const dashboard = createDashboard({
     store,
     config,
@@ -110,10 +111,13 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
   const housekeeping =
     options.housekeeping === false
       ? null
-      : createHousekeeping(store, config, onError, () => requestLog.flush());
+      : createHousekeeping(store, config, onError, async () => {
+          await Promise.all([requestLog.flush(), publicRoutes.flushViews()]);
+        });
   const openApi = openApiEndpoint();
   const flushRequestLog = () => requestLog.flush();
   const flushUsage = () => usage.flush();
+  const flushViews = () => publicRoutes.flushViews();
 
   // The cursor secret lives in the store so cursors survive restarts and work across
   // processes sharing one database.
@@ -128,13 +132,13 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
         cache,
         flushRequestLog,
         flushUsage,
+        flushViews,
       }));
     return services;
   };
 
   let renderMissingReported = false;
   const basePath = normaliseBasePath(options.basePath);
-  const trustProxy = options.trustProxy ?? false;
   const ownPath = (path: string) => handlesPath(path) || dashboard.handles(path);
   const handles = (path: string) => {
     if (basePath === "") return ownPath(path);

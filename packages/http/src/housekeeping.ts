@@ -1,5 +1,5 @@
 import type { Store } from "@tminus/store";
-import type { TminusConfig } from "./config";
+import { analyticsConfig, type TminusConfig } from "./config";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -20,18 +20,29 @@ export function requestLogCutoff(config: TminusConfig, now: number): number {
   return now - config.request_log_retention_days * DAY_MS;
 }
 
+/** The first UTC day whose render analytics are still kept at `now` (whole days). */
+export function analyticsCutoff(config: TminusConfig, now: number): number {
+  return now - (now % DAY_MS) - analyticsConfig(config).retention_days * DAY_MS;
+}
+
 /**
  * Deletes, once, everything past its retention at `now`: request-log entries older than
- * `request_log_retention_days`, expired idempotency records, dead rate windows, and webhook
- * deliveries settled more than `webhooks.delivery_retention_days` ago. Idempotent: processes
- * sharing a database may run it at once.
+ * `request_log_retention_days`, expired idempotency records, dead rate windows, webhook
+ * deliveries settled more than `webhooks.delivery_retention_days` ago (and settled tracked
+ * viewers as old), render analytics of days past `analytics.retention_days`, and every
+ * analytics salt but today's and yesterday's. Idempotent: processes sharing a database may run
+ * it at once.
  */
 export function purgeExpired(store: Store, config: TminusConfig, now: number): Promise<void> {
+  const webhooksBefore = now - config.webhooks.delivery_retention_days * DAY_MS;
   return store.purge({
     now,
     request_log_before: requestLogCutoff(config, now),
     rate_windows_before: now - (now % 60_000) - RATE_WINDOW_KEEP_MS,
-    webhook_deliveries_before: now - config.webhooks.delivery_retention_days * DAY_MS,
+    webhook_deliveries_before: webhooksBefore,
+    render_analytics_before: analyticsCutoff(config, now),
+    analytics_salts_before: now - (now % DAY_MS) - DAY_MS,
+    viewer_events_before: webhooksBefore,
   });
 }
 

@@ -14,6 +14,7 @@ export {
 export { generateApiKey, hashApiKey, KEY_PREFIX } from "./api-key-format";
 export { handleClientError } from "./client-error";
 export {
+  type AnalyticsConfig,
   ConfigError,
   type DashboardConfig,
   DEFAULT_CONFIG,

@@ -84,6 +84,7 @@ function fromNodeRequest(req: IncomingMessage, path: string, search: string): Ap
       req.url ?? "/",
     ),
     query: new URLSearchParams(search),
+    remoteAddress: req.socket.remoteAddress ?? null,
     header: (name) => {
       const v = req.headers[name];
       if (v === undefined) return null;

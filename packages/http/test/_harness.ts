@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Store, sqliteStore } from "@tminus/store";
+import { postgresStore, type Store, sqliteStore } from "@tminus/store";
+import { createTestDatabase, pgServerReason } from "../../store/test/_postgres";
 import {
   createAdmin,
   createHandler,
@@ -17,7 +18,10 @@ import { createResponseValidator, type ResponseValidator } from "./_openapi";
 // on first use.
 let responseValidator: ResponseValidator | undefined;
 
-/** A real server on loopback over a real SQLite file, as a user would run it. */
+/**
+ * A real server on loopback over a real SQLite file (or a real PostgreSQL database), as a
+ * user would run it.
+ */
 export interface TestServer {
   url: string;
   store: Store;
@@ -48,11 +52,24 @@ export interface TestResponse {
 
 export async function startTestServer(
   config: TminusConfigInput = {},
-  options: { baseUrlIsServer?: boolean } = {},
+  options: {
+    baseUrlIsServer?: boolean;
+    /** Store on a fresh PostgreSQL database (dropped on close) instead of a SQLite file. */
+    postgres?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "tminus-http-"));
   const dbPath = join(dir, "tminus.db");
-  const store = sqliteStore({ path: dbPath });
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  if (options.postgres) {
+    // Never a skip: a test that asks for PostgreSQL fails without it.
+    const missing = await pgServerReason();
+    if (missing) throw new Error(missing);
+    database = await createTestDatabase();
+  }
+  const store = database
+    ? postgresStore({ connectionString: database.url })
+    : sqliteStore({ path: dbPath });
   let fixed: number | null = null;
   const now = () => fixed ?? Date.now();
   // Listen first, so that a test can make the public URLs point at this very server.
@@ -119,6 +136,7 @@ export async function startTestServer(
       server.closeAllConnections();
       await handler.close();
       await store.close();
+      await database?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -5,7 +5,13 @@
 // like on one store.
 
 export { type BlockedReason, blockedHost, blockedReason, normalizeHost } from "./address-policy";
-export { changeEvent, eventPayload, type TimeEventFields } from "./events";
+export {
+  changeEvent,
+  eventPayload,
+  type TimeEventFields,
+  type ViewerEventFields,
+  viewerEvent,
+} from "./events";
 export {
   DestinationAddressError,
   type HostResolver,
@@ -22,6 +28,7 @@ export {
   WebhookConfigError,
 } from "./settings";
 export { generateWebhookSecret, signatureHeaders, signPayload } from "./signing";
+export { runViewerEndPass, VIEWER_RECHECK_MS, viewerEndAt } from "./viewer-ends";
 export {
   createWebhookWorker,
   type WebhookWorker,

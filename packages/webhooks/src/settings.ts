@@ -21,6 +21,12 @@ export interface WebhookConfig {
    * `timeout_ms + lease_margin_ms`; a worker killed mid-attempt delays that delivery by as much.
    */
   lease_margin_ms: number;
+  /**
+   * Recipients tracked for `viewer.started` / `viewer.ended` per timer per UTC day: past it, a
+   * new recipient's first view sends nothing (and its end is not watched). Bounds the volume
+   * of per-recipient events; 0 turns them off.
+   */
+  max_viewer_events_per_timer_day: number;
 }
 
 /** The defaults of decisions.md. */
@@ -33,6 +39,7 @@ export const DEFAULT_WEBHOOK_CONFIG: Readonly<WebhookConfig> = Object.freeze({
   retry_delays_seconds: [5, 300, 1800, 7200, 18000, 36000, 36000],
   delivery_retention_days: 30,
   lease_margin_ms: 20_000,
+  max_viewer_events_per_timer_day: 1000,
 });
 
 /** A `webhooks` config section that does not fit the documented shape. */
@@ -107,6 +114,12 @@ export function resolveWebhookConfig(input?: unknown, path = "config.webhooks"):
       `${path}.lease_margin_ms`,
       1000,
       600_000,
+    ),
+    max_viewer_events_per_timer_day: intBetween(
+      w.max_viewer_events_per_timer_day ?? d.max_viewer_events_per_timer_day,
+      `${path}.max_viewer_events_per_timer_day`,
+      0,
+      1_000_000,
     ),
   };
 }

@@ -4,6 +4,7 @@ import { deliverOne } from "./deliver";
 import type { HostResolver } from "./resolve";
 import { runSchedulerPass } from "./scheduler";
 import { resolveWebhookConfig, type WebhookConfig } from "./settings";
+import { runViewerEndPass } from "./viewer-ends";
 
 /**
  * The parts of the operator's config a worker reads. A resolved `TminusConfig` of
@@ -55,7 +56,8 @@ export interface WebhookWorker {
 }
 
 /**
- * The webhook delivery worker: fires time-based events when they come due and sends queued
+ * The webhook delivery worker: fires time-based events and recipients' `viewer.ended` when they
+ * come due, and sends queued
  * deliveries, signed, with retries. Runs inside `tminus serve`; a library user can run it in
  * its own process, as many as they like on one store: each attempt is leased to one worker
  * (`claimDueDeliveries`), so no attempt is sent twice while its lease holds.
@@ -104,6 +106,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
 
   const pass = async () => {
     await runSchedulerPass(store, now(), baseUrl);
+    await runViewerEndPass(store, now(), baseUrl);
     const free = concurrency - inFlight.size;
     if (free <= 0) return;
     const claimed = await store.claimDueDeliveries({

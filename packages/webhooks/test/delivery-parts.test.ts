@@ -181,6 +181,7 @@ describe("webhook config", () => {
       retry_delays_seconds: [5, 300, 1800, 7200, 18000, 36000, 36000],
       delivery_retention_days: 30,
       lease_margin_ms: 20_000,
+      max_viewer_events_per_timer_day: 1000,
     });
     expect(resolveWebhookConfig({ allow_http: true }).allow_http).toBe(true);
     for (const bad of [
@@ -195,6 +196,8 @@ describe("webhook config", () => {
       { delivery_retention_days: 2.5 },
       { lease_margin_ms: 999 },
       { lease_margin_ms: 600_001 },
+      { max_viewer_events_per_timer_day: -1 },
+      { max_viewer_events_per_timer_day: 1_000_001 },
       { retries: 3 },
     ]) {
       expect(() => resolveWebhookConfig(bad), JSON.stringify(bad)).toThrow(/config\.webhooks/);

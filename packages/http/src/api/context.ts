@@ -19,6 +19,8 @@ export interface Services {
   flushRequestLog(): Promise<void>;
   /** Resolves once every request counted before the call is in the usage counters. */
   flushUsage(): Promise<void>;
+  /** Resolves once every public view counted before the call is in the store (analytics). */
+  flushViews(): Promise<void>;
 }
 
 /** The context a route handler receives. `B` is what its body spec parses the body into. */

@@ -1,3 +1,4 @@
+import { analyticsRoutes } from "./analytics";
 import type { AnyApiRoute } from "./define";
 import { requestLogRoutes } from "./request-log";
 import { timerActionRoutes } from "./timer-actions";
@@ -23,6 +24,7 @@ export const apiRoutes: readonly AnyApiRoute[] = [
   ...timerChangeRoutes,
   ...timerActionRoutes,
   ...timerActivityRoutes,
+  ...analyticsRoutes,
   ...timezoneRoutes,
   ...webhookDestinationRoutes,
   ...webhookRuleRoutes,

@@ -288,9 +288,14 @@ export function formValuesOf(
     ended_text: definition.ended.text,
   });
   if (definition.type === "fixed") {
-    const at = Date.parse(definition.deadline_at);
-    const local = new Date(at + zoneOffsetMs(definition.timezone, at)).toISOString();
-    v.deadline_local = local.slice(0, 16);
+    // A wall-clock deadline is shown as sent; an instant as the wall time in the timer's zone.
+    if (definition.deadline_local !== undefined) {
+      v.deadline_local = definition.deadline_local.slice(0, 16);
+    } else {
+      const at = Date.parse(definition.deadline_at!);
+      const local = new Date(at + zoneOffsetMs(definition.timezone, at)).toISOString();
+      v.deadline_local = local.slice(0, 16);
+    }
   } else if (definition.type === "duration") {
     const s = definition.duration_seconds;
     v.duration_days = String(Math.floor(s / 86_400));

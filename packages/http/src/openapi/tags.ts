@@ -5,6 +5,8 @@ export const TAGS = {
   "Timer actions":
     "Lifecycle and clock actions. Each needs If-Match, is recorded in the activity log and answers the changed timer.",
   "Time zones": "The authoritative list of accepted IANA time zone identifiers.",
+  Analytics:
+    "Public views (email images, hosted pages, embeds) per hour or day: counts, unique viewers, email clients.",
   Webhooks:
     "Destinations, rules on timers and the deliveries of signed timer events (see the webhooks section for the events themselves).",
 } as const;

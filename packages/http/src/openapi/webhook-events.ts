@@ -20,6 +20,10 @@ const EVENT_TEXT: Record<WebhookEventType, string> = {
     "A timer reached its end: a fixed timer's deadline (moved by pauses and extensions), a duration timer's end, a personalized timer's fallback deadline, or each occurrence of a recurring timer. `timestamp` and `target_at` are that instant.",
   "timer.threshold":
     "`offset_seconds` before a timer's end (a rule's `offset_seconds`). `timestamp` is the threshold instant, `target_at` the end.",
+  "viewer.started":
+    "A recipient's first view (rules only, opt-in): a duration timer's image or page opened with a recipient id `r` for the first time, or a personalized timer's URL (its `r`, else its deadline) seen for the first time. `viewer` carries the recipient id, when that viewer's countdown started and when it ends. Once per recipient and timer; at most `webhooks.max_viewer_events_per_timer_day` recipients per timer per UTC day.",
+  "viewer.ended":
+    "That recipient's own countdown reached zero (rules only, opt-in): the first view plus the duration (moved by pauses and extensions), or the personalized deadline. Sent by the worker at that instant (within about 2 seconds while it runs), to the rules subscribing then; `timestamp` and `viewer.ends_at` are the end. Only for recipients that `viewer.started` tracked (the same cap).",
 };
 
 /**

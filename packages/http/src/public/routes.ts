@@ -11,15 +11,19 @@ import {
 } from "@tminus/core";
 import type { ImageInput } from "@tminus/render";
 import type { Store, TimerRecord } from "@tminus/store";
-import type { TminusConfig } from "../config";
+import { clientAddress } from "../base-url";
+import { analyticsConfig, type TminusConfig, webhookConfig } from "../config";
 import type { ApiRequest, ApiResponse } from "../exchange";
 import { isUuid } from "../ids";
 import type { ReadCache } from "../read-cache";
+import { clientFamily } from "./client-family";
 import { createImageCache } from "./image-cache";
 import { createImageRenderer, isQueueFull } from "./image-renderer";
 import { loadRender } from "./render-module";
 import { FONTS_PREFIX } from "./urls";
-import { rememberFirstViews, resolveViewer } from "./viewer";
+import { createViewCounter, viewerIdentity } from "./view-counter";
+import { recipientOf, rememberFirstViews, resolveViewer } from "./viewer";
+import { createViewerEvents } from "./viewer-events";
 
 /** How old an image may be to stand in for one that rendering refused under load. */
 const STALE_IMAGE_MAX_MS = 60_000;
@@ -74,9 +78,23 @@ function imageOptions(req: ApiRequest): ImageOptions | null {
  * image (with status 404), so an email never shows a broken-image icon. They keep working when
  * the account's new-timer allowance is spent: nothing here is metered.
  */
-export function createPublicRoutes(deps: { store: Store; config: TminusConfig; cache: ReadCache }) {
+export function createPublicRoutes(deps: {
+  store: Store;
+  config: TminusConfig;
+  cache: ReadCache;
+  /** Take the client's address from the proxy's headers (analytics' viewer hash). */
+  trustProxy?: boolean;
+  onError: (error: unknown, requestId: string) => void;
+}) {
   const images = createImageCache(deps.config.render.image_cache_mb * 1024 * 1024);
   const firstViews = rememberFirstViews(deps.store);
+  const counting = analyticsConfig(deps.config).enabled;
+  const views = createViewCounter(deps.store, deps.onError);
+  const viewerEvents = createViewerEvents(
+    deps.store,
+    webhookConfig(deps.config).max_viewer_events_per_timer_day,
+    deps.onError,
+  );
   const renderer = createImageRenderer(deps.config.render);
   let unavailable: Promise<{ gif: Uint8Array; png: Uint8Array }> | undefined;
 
@@ -272,12 +290,37 @@ export function createPublicRoutes(deps: { store: Store; config: TminusConfig; c
         ? await image(kind, timer, status, options!, now)
         : await page(kind, timer, status, now, baseUrl);
     if (setCookie) response.headers["set-cookie"] = setCookie;
+    // A view is what was shown: a 503 under load showed nothing. HEAD checks count too: a
+    // proxy that asks HEAD then GET is told apart by nothing the request carries.
+    if (response.status === 200) {
+      const recipient = recipientOf(req);
+      if (counting) {
+        const userAgent = req.header("user-agent");
+        views.count({
+          timer,
+          kind,
+          client: clientFamily(userAgent, kind === "gif" || kind === "png"),
+          viewer: viewerIdentity(
+            recipient,
+            clientAddress(req, deps.trustProxy ?? false),
+            userAgent,
+          ),
+          now,
+        });
+      }
+      viewerEvents.observe({ timer, viewer, recipient, now, baseUrl });
+    }
     return response;
   }
 
   return Object.assign(handlePublic, {
+    /** Resolves once every view counted before the call is in the store. */
+    flushViews: () => views.flush(),
     /** Stops the render threads; call after the requests in flight are answered. */
-    close: () => renderer.close(),
+    close: async () => {
+      await Promise.all([views.flush(), viewerEvents.close()]);
+      await renderer.close();
+    },
     /** Draws an image on the same threads (the dashboard's unpublished previews). */
     render: (kind: "gif" | "png", input: ImageInput) => renderer.render(kind, input),
   });

@@ -17,6 +17,12 @@ function cookieValue(header: string | null, name: string): string | null {
   return null;
 }
 
+/** The URL's recipient id `r`, or null when absent or not a valid recipient id. */
+export function recipientOf(req: ApiRequest): string | null {
+  const recipient = req.query.get("r");
+  return recipient !== null && RECIPIENT.test(recipient) ? recipient : null;
+}
+
 /** Who is looking, and the cookie to set when a page view starts a new viewer. */
 export interface ResolvedViewer {
   viewer?: ViewerContext;
@@ -49,8 +55,8 @@ export async function resolveViewer(
     return { viewer: viewer as ViewerContext };
   }
   if (definition.type !== "duration") return {};
-  const recipient = req.query.get("r");
-  if (recipient !== null && RECIPIENT.test(recipient)) {
+  const recipient = recipientOf(req);
+  if (recipient !== null) {
     const start_at = await store.recordFirstView({
       timer_id: timer.id,
       viewer: `r:${recipient}`,

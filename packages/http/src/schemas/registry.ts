@@ -8,6 +8,7 @@ import {
   timerPatchSchemas,
 } from "@tminus/core";
 import { z } from "zod";
+import { ANALYTICS_RESPONSE_SCHEMAS } from "./analytics";
 import { describeDefaults } from "./input-defaults";
 import {
   activityEntrySchema,
@@ -79,6 +80,7 @@ export const responseSchemas = {
   RequestLogList: listEnvelope(requestLogEntrySchema),
   ActivityList: listEnvelope(activityEntrySchema),
   ...WEBHOOK_RESPONSE_SCHEMAS,
+  ...ANALYTICS_RESPONSE_SCHEMAS,
 } satisfies Record<string, z.ZodType>;
 
 /** Names of the response components, for operations to reference. */

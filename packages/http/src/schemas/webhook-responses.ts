@@ -84,6 +84,22 @@ export const webhookEventPayloadSchema = z
     offset_seconds: z.int().min(1).optional().meta({
       description: "timer.threshold only: how long before `target_at` it fired.",
     }),
+    viewer: z
+      .strictObject({
+        recipient_id: z.string().nullable().meta({
+          description:
+            "The recipient id of the URL (`r`); null for a personalized URL without one (told apart by its deadline).",
+        }),
+        started_at: instant().meta({
+          description:
+            "When this recipient's countdown started (its first view, or the URL's start).",
+        }),
+        ends_at: instant().nullable().meta({
+          description: "When this recipient's countdown ends; null while the timer is paused.",
+        }),
+      })
+      .optional()
+      .meta({ description: "viewer.started and viewer.ended only: the recipient and its times." }),
   })
   .meta({ description: "A webhook event (Standard Webhooks payload)." });
 

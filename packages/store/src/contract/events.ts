@@ -17,8 +17,18 @@ export const WEBHOOK_CHANGE_EVENTS = [
 /** Event types that fire at an instant (the end, or `offset_seconds` before it). */
 export const WEBHOOK_TIME_EVENTS = ["timer.ended", "timer.threshold"] as const;
 
+/**
+ * Per-recipient events: one viewer's first view (`viewer.started`) and the end of that viewer's
+ * own countdown (`viewer.ended`). Opt-in per rule only; never through a destination's `events`.
+ */
+export const WEBHOOK_VIEWER_EVENTS = ["viewer.started", "viewer.ended"] as const;
+
 /** Every webhook event type. */
-export const WEBHOOK_EVENT_TYPES = [...WEBHOOK_CHANGE_EVENTS, ...WEBHOOK_TIME_EVENTS] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  ...WEBHOOK_CHANGE_EVENTS,
+  ...WEBHOOK_TIME_EVENTS,
+  ...WEBHOOK_VIEWER_EVENTS,
+] as const;
 
 /** One webhook event type, e.g. `timer.ended`. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

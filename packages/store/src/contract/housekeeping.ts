@@ -4,6 +4,15 @@ export interface PurgeInput {
   request_log_before: number;
   rate_windows_before: number;
   webhook_deliveries_before: number;
+  /** Render counts of hours, and viewer sets of days, starting before this; absent: kept. */
+  render_analytics_before?: number;
+  /** Salts of UTC days starting before this (their hashes become unlinkable); absent: kept. */
+  analytics_salts_before?: number;
+  /**
+   * Tracked viewers (per-recipient events) whose end has fired or will not, started before
+   * this, and the daily caps' counters of days before it; absent: kept.
+   */
+  viewer_events_before?: number;
 }
 
 /**
@@ -31,6 +40,7 @@ export interface HousekeepingStore {
    * `request_log_before`, rate windows older than `rate_windows_before`, and webhook
    * deliveries settled (succeeded or failed) before `webhook_deliveries_before` with their
    * attempts and the events no delivery needs any more. Pending deliveries are never purged.
+   * With the optional cutoffs: render analytics, analytics salts and settled tracked viewers.
    * Works in bounded batches, so a large backlog never holds a lock for long.
    */
   purge(input: PurgeInput): Promise<void>;

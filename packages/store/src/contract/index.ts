@@ -1,5 +1,6 @@
 // The Store contract, split by resource; `Store` composes the parts.
 export * from "./accounts";
+export * from "./analytics";
 export * from "./common";
 export * from "./events";
 export * from "./housekeeping";

@@ -1,4 +1,5 @@
 import type { AccountStore } from "./accounts";
+import type { AnalyticsStore } from "./analytics";
 import type { HousekeepingStore } from "./housekeeping";
 import type { MeteringStore } from "./metering";
 import type { TimerStore } from "./timers";
@@ -22,6 +23,7 @@ export interface Store
     TimerStore,
     MeteringStore,
     ViewerStore,
+    AnalyticsStore,
     WebhookStore,
     WebhookWorkerStore,
     HousekeepingStore,

@@ -179,6 +179,37 @@ export interface AdvanceTimeRuleInput {
   now: number;
 }
 
+/** A tracked viewer whose end check is due (`viewer.ended`). */
+export interface DueViewerEnd {
+  timer_id: string;
+  viewer: string;
+  recipient: string | null;
+  /** The viewer's clock as recorded (`start_at`, `deadline_at`). */
+  context: Record<string, unknown>;
+  started_at: number;
+  /** When this check was due. */
+  end_check_at: number;
+  /** The live timer, or null when it was deleted. */
+  timer: TimerRecord | null;
+}
+
+/**
+ * Atomic advance of one viewer's end check: fires `ended` (to every rule of the timer that
+ * subscribes to `viewer.ended` then, to its destination while live and enabled) and moves the
+ * check to `next_check_at` (null: done), only if nobody advanced it meanwhile
+ * (`expected_check_at`) and the timer is still at `timer_revision`.
+ */
+export interface AdvanceViewerEndInput {
+  timer_id: string;
+  viewer: string;
+  expected_check_at: number;
+  /** The timer revision the end was computed from; null when the timer is gone. */
+  timer_revision: number | null;
+  next_check_at: number | null;
+  ended: NewWebhookEvent | null;
+  now: number;
+}
+
 /** What the API reads and writes of webhooks: destinations, rules and deliveries. */
 export interface WebhookStore {
   /**
@@ -289,4 +320,8 @@ export interface WebhookWorkerStore {
   listDueTimeRules(input: { now: number; limit: number }): Promise<DueTimeRule[]>;
   /** See {@link AdvanceTimeRuleInput}; false when someone else advanced it or the timer changed. */
   advanceTimeRule(input: AdvanceTimeRuleInput): Promise<boolean>;
+  /** Tracked viewers whose end check is at or before `now`, oldest first. */
+  listDueViewerEnds(input: { now: number; limit: number }): Promise<DueViewerEnd[]>;
+  /** See {@link AdvanceViewerEndInput}; false when it was stale (nothing written). */
+  advanceViewerEnd(input: AdvanceViewerEndInput): Promise<boolean>;
 }

@@ -28,7 +28,8 @@ export function createHousekeepingQueries(db: Db): HousekeepingQueries {
       ]);
       return (await read(name))!;
     },
-    async purge({ now, request_log_before, rate_windows_before, webhook_deliveries_before }) {
+    async purge(input) {
+      const { now, request_log_before, rate_windows_before, webhook_deliveries_before } = input;
       // One statement: all three deletes commit together or not at all. Row locks only.
       await db.query(
         `WITH idempotency AS (
@@ -38,6 +39,24 @@ export function createHousekeepingQueries(db: Db): HousekeepingQueries {
          )
          DELETE FROM rate_windows WHERE window_start < $3`,
         [now, request_log_before, rate_windows_before],
+      );
+      // Analytics and tracked viewers: one statement, each cutoff applied only when given.
+      await db.query(
+        `WITH views AS (
+           DELETE FROM render_views WHERE hour < $1
+         ), viewers AS (
+           DELETE FROM render_viewers WHERE day < $1
+         ), salts AS (
+           DELETE FROM analytics_salts WHERE day < $2
+         ), tracked AS (
+           DELETE FROM viewer_events WHERE end_check_at IS NULL AND started_at < $3
+         )
+         DELETE FROM viewer_event_days WHERE day < $3`,
+        [
+          input.render_analytics_before ?? null,
+          input.analytics_salts_before ?? null,
+          input.viewer_events_before ?? null,
+        ],
       );
       // Settled deliveries in bounded batches, each one statement: attempts, deliveries and the
       // events no other delivery needs go together. SKIP LOCKED leaves rows a worker holds.

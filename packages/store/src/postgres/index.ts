@@ -2,6 +2,7 @@ import type { Store } from "../contract";
 import { createDb } from "./_db";
 import { readGenerations } from "./_generations";
 import { createPostgresAccountStore } from "./accounts";
+import { createPostgresAnalyticsStore } from "./analytics";
 import { createHousekeepingQueries } from "./housekeeping";
 import { createPostgresMeteringStore } from "./metering";
 import { assertPostgresSchema, migratePostgres } from "./migrate";
@@ -85,6 +86,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     ...createPostgresTimerStore(db),
     ...createPostgresMeteringStore(db),
     ...createViewerQueries(db),
+    ...createPostgresAnalyticsStore(db),
     ...createPostgresWebhookStore(db),
     ...createHousekeepingQueries(db),
     ...createPostgresUserStore(db),

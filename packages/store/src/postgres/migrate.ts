@@ -25,9 +25,17 @@ export async function postgresSchemaVersion(db: Runner): Promise<number> {
   return max.rows[0]?.version ?? 0;
 }
 
+/** The versions recorded as applied; empty for a database tminus never migrated. */
+async function appliedVersions(db: Runner): Promise<Set<number>> {
+  if ((await postgresSchemaVersion(db)) === 0) return new Set();
+  const { rows } = await db.query<{ version: number }>(`SELECT version FROM ${VERSION_TABLE}`);
+  return new Set(rows.map((r) => r.version));
+}
+
 /**
- * Applies the migrations not applied yet, each in its own transaction, under a session-level
- * advisory lock: processes that start together queue on the lock, and each one re-reads the
+ * Applies the migrations not applied yet (every missing version, also one below the highest
+ * applied: branches number their migrations apart and merge in any order), each in its own
+ * transaction, under a session-level advisory lock: processes that start together queue on the lock, and each one re-reads the
  * version after getting it, so every step runs exactly once. Refuses (`schema_newer`) a
  * database a newer tminus migrated. Returns the versions this call applied (none when current).
  *
@@ -45,7 +53,8 @@ export async function migratePostgres(
     // lock or any DDL.
     const before = await postgresSchemaVersion(client);
     assertNotNewer(before, migrations);
-    if (before === latest(migrations)) return [];
+    const pending = (done: Set<number>) => migrations.filter((m) => !done.has(m.version));
+    if (pending(await appliedVersions(client)).length === 0) return [];
     await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
     try {
       await client.query(
@@ -55,11 +64,9 @@ export async function migratePostgres(
            applied_at timestamptz NOT NULL DEFAULT now()
          )`,
       );
-      const found = await postgresSchemaVersion(client);
-      assertNotNewer(found, migrations);
+      assertNotNewer(await postgresSchemaVersion(client), migrations);
       const applied: number[] = [];
-      for (const migration of migrations) {
-        if (migration.version <= found) continue;
+      for (const migration of pending(await appliedVersions(client))) {
         await client.query("BEGIN");
         try {
           await client.query(migration.sql);
@@ -97,7 +104,8 @@ export async function assertPostgresSchema(
   const found = await postgresSchemaVersion(db);
   assertNotNewer(found, migrations);
   const expected = latest(migrations);
-  if (found < expected) {
+  const done = await appliedVersions(db);
+  if (found < expected || migrations.some((m) => !done.has(m.version))) {
     throw new PostgresStoreError(
       "schema_outdated",
       `tminus postgres store: database schema is at version ${found}, this code needs ${expected}; run \`tminus migrate\` (or open it with migrate: true)`,

@@ -14,6 +14,14 @@ export function createHousekeepingQueries(db: SqliteDatabase): HousekeepingQueri
   const purgeIdempotency = db.prepare("DELETE FROM idempotency_keys WHERE expires_at <= ?");
   const purgeLog = db.prepare("DELETE FROM request_log WHERE created_at < ?");
   const purgeWindows = db.prepare("DELETE FROM rate_windows WHERE window_start < ?");
+  const purgeViews = db.prepare("DELETE FROM render_views WHERE hour < ?");
+  const purgeViewers = db.prepare("DELETE FROM render_viewers WHERE day < ?");
+  const purgeSalts = db.prepare("DELETE FROM analytics_salts WHERE day < ?");
+  // Only settled viewers: one whose viewer.ended is still owed stays until it fires.
+  const purgeViewerEvents = db.prepare(
+    "DELETE FROM viewer_events WHERE end_check_at IS NULL AND started_at < ?",
+  );
+  const purgeViewerDays = db.prepare("DELETE FROM viewer_event_days WHERE day < ?");
   const oldSettled = db.prepare(
     `SELECT id, event_id FROM webhook_deliveries
      WHERE status <> 'pending' AND updated_at < ? ORDER BY updated_at LIMIT ?`,
@@ -43,6 +51,15 @@ export function createHousekeepingQueries(db: SqliteDatabase): HousekeepingQueri
     purgeIdempotency.run(input.now);
     purgeLog.run(input.request_log_before);
     purgeWindows.run(input.rate_windows_before);
+    if (input.render_analytics_before !== undefined) {
+      purgeViews.run(input.render_analytics_before);
+      purgeViewers.run(input.render_analytics_before);
+    }
+    if (input.analytics_salts_before !== undefined) purgeSalts.run(input.analytics_salts_before);
+    if (input.viewer_events_before !== undefined) {
+      purgeViewerEvents.run(input.viewer_events_before);
+      purgeViewerDays.run(input.viewer_events_before);
+    }
   });
   // One batch of settled deliveries, their attempts and the events left without deliveries.
   const deliveryBatchTx = db.transaction((before: number): number => {

@@ -2,6 +2,7 @@ import type { Store } from "../contract";
 import { createGenerations } from "./_generations";
 import { groupCommit } from "./_group-commit";
 import { createSqliteAccountStore } from "./accounts";
+import { createSqliteAnalyticsStore } from "./analytics";
 import { applyPragmas, openDatabase, type SqliteDatabase } from "./database";
 import { createHousekeepingQueries } from "./housekeeping";
 import { createSqliteMeteringStore } from "./metering";
@@ -44,6 +45,7 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
       ...createSqliteTimerStore(db, write, generations),
       ...createSqliteMeteringStore(db, write),
       ...createViewerQueries(db, write),
+      ...createSqliteAnalyticsStore(db, write),
       ...createSqliteWebhookStore(db, write),
       ...createHousekeepingQueries(db),
       ...createSqliteUserStore(db),

@@ -322,4 +322,61 @@ CREATE TABLE sign_in_attempts (
 ) STRICT, WITHOUT ROWID;
 `,
   },
+  {
+    version: 9,
+    name: "render analytics and viewer events",
+    sql: `
+-- Public views counted per timer, UTC hour, kind and client family (written in batches).
+CREATE TABLE render_views (
+  timer_id TEXT NOT NULL,
+  hour INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  client TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  views INTEGER NOT NULL,
+  PRIMARY KEY (timer_id, hour, kind, client)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX render_views_account ON render_views (account_id, environment, hour);
+
+-- One row per distinct viewer of a timer per UTC day (a day-salted hash, never an address);
+-- hours is a bit set of the hours of the day it was seen in. No second index: it would double
+-- the cost of a new viewer; an account's rows are found through its timers' ids.
+CREATE TABLE render_viewers (
+  timer_id TEXT NOT NULL,
+  day INTEGER NOT NULL,
+  viewer TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  hours INTEGER NOT NULL,
+  PRIMARY KEY (timer_id, day, viewer)
+) STRICT, WITHOUT ROWID;
+
+-- The salt of each UTC day's viewer hashes; purged once the day is over.
+CREATE TABLE analytics_salts (day INTEGER PRIMARY KEY, salt TEXT NOT NULL) STRICT;
+
+-- Recipients tracked for viewer.started / viewer.ended, once per (timer, viewer).
+CREATE TABLE viewer_events (
+  timer_id TEXT NOT NULL,
+  viewer TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  recipient TEXT,
+  context TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  end_check_at INTEGER, -- NULL: no viewer.ended owed (fired, or no rule wanted it)
+  PRIMARY KEY (timer_id, viewer)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX viewer_events_due ON viewer_events (end_check_at) WHERE end_check_at IS NOT NULL;
+CREATE INDEX viewer_events_started ON viewer_events (started_at) WHERE end_check_at IS NULL;
+
+-- Viewers tracked per timer per UTC day: the cap's counter.
+CREATE TABLE viewer_event_days (
+  timer_id TEXT NOT NULL,
+  day INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (timer_id, day)
+) STRICT, WITHOUT ROWID;
+`,
+  },
 ];

@@ -4,16 +4,20 @@ import { createWebhookDeliveryQueries } from "./deliveries";
 import { createWebhookDestinationQueries } from "./destinations";
 import { createWebhookRuleQueries } from "./rules";
 import { createWebhookScheduleQueries } from "./schedule";
+import { createViewerEventQueries, type ViewerEventQueries } from "./viewer-events";
 
 /**
  * The webhook parts of the PostgreSQL adapter: destinations, rules and deliveries for the API,
- * leased claims and time-based rules for workers.
+ * leased claims, time-based rules and per-recipient events for workers.
  */
-export function createPostgresWebhookStore(db: Db): WebhookStore & WebhookWorkerStore {
+export function createPostgresWebhookStore(
+  db: Db,
+): WebhookStore & WebhookWorkerStore & ViewerEventQueries {
   return {
     ...createWebhookDestinationQueries(db),
     ...createWebhookRuleQueries(db),
     ...createWebhookDeliveryQueries(db),
     ...createWebhookScheduleQueries(db),
+    ...createViewerEventQueries(db),
   };
 }

@@ -6,7 +6,12 @@ export type OutboxTargets =
   /** Destinations subscribed through their own `events`, or through a rule on the timer. */
   | { kind: "subscribers" }
   /** Time-based events of one rule: that rule's destination only, while it is live. */
-  | { kind: "rule"; rule_id: string; destination_id: string };
+  | { kind: "rule"; rule_id: string; destination_id: string }
+  /**
+   * Per-recipient events: one delivery per live destination of these rules, named by the
+   * first of its rules listed (callers list them oldest first).
+   */
+  | { kind: "rules"; rules: readonly { id: string; destination_id: string }[] };
 
 /** Events with their payloads serialised (once: every attempt sends these bytes). */
 export interface SerialisedEvent {
@@ -74,8 +79,19 @@ export function outboxCtes(
                 AND d.deleted_at IS NULL AND d.enabled
           ) t WHERE rule_id IS NOT NULL OR subscribed
         )`
-      : // A disabled destination misses what fires meanwhile, like change events do.
-        `ob_wanted AS (
+      : targets.kind === "rules"
+        ? `ob_wanted AS (
+          SELECT DISTINCT ON (e.id, d.id) e.id AS event_id, d.id AS destination_id, r.rule_id
+          FROM ob_in e
+          CROSS JOIN unnest(${p.texts(targets.rules.map((r) => r.id))},
+            ${p.texts(targets.rules.map((r) => r.destination_id))}) WITH ORDINALITY
+            AS r (rule_id, destination_id, n)
+          JOIN webhook_destinations d
+            ON d.id = r.destination_id AND d.deleted_at IS NULL AND d.enabled
+          ORDER BY e.id, d.id, r.n
+        )`
+        : // A disabled destination misses what fires meanwhile, like change events do.
+          `ob_wanted AS (
           SELECT e.id AS event_id, d.id AS destination_id, ${p.text(targets.rule_id)} AS rule_id
           FROM ob_in e JOIN webhook_destinations d
             ON d.id = ${p.text(targets.destination_id)} AND d.deleted_at IS NULL AND d.enabled

@@ -6,19 +6,22 @@ import { createWebhookDestinationQueries } from "./destinations";
 import { createOutbox } from "./outbox";
 import { createWebhookRuleQueries } from "./rules";
 import { createWebhookScheduleQueries } from "./schedule";
+import { createViewerEventQueries, type ViewerEventQueries } from "./viewer-events";
 
 /**
  * The webhook parts of the SQLite adapter: destinations, rules and deliveries for the API,
- * leased claims and time-based rules for workers.
+ * leased claims, time-based rules and per-recipient events for workers.
  */
 export function createSqliteWebhookStore(
   db: SqliteDatabase,
   write: GroupWrite,
-): WebhookStore & WebhookWorkerStore {
+): WebhookStore & WebhookWorkerStore & ViewerEventQueries {
+  const outbox = createOutbox(db);
   return {
     ...createWebhookDestinationQueries(db, write),
     ...createWebhookRuleQueries(db, write),
     ...createWebhookDeliveryQueries(db, write),
-    ...createWebhookScheduleQueries(db, write, createOutbox(db)),
+    ...createWebhookScheduleQueries(db, write, outbox),
+    ...createViewerEventQueries(db, write, outbox),
   };
 }

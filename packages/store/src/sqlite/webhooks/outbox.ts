@@ -17,6 +17,16 @@ export interface Outbox {
     events: readonly NewWebhookEvent[],
     now: number,
   ): void;
+  /**
+   * Records per-recipient events for several rules: each event once, with one delivery per
+   * live destination (named by the oldest of its rules given, as change events do).
+   */
+  enqueueForRules(
+    timer: TimerRecord,
+    rules: readonly { id: string; destination_id: string }[],
+    events: readonly NewWebhookEvent[],
+    now: number,
+  ): void;
   /** The timer changed: its time-based rules must recompute their schedule (next_fire_at 0). */
   timerChanged(timer: Pick<TimerRecord, "id" | "account_id" | "environment">): void;
 }
@@ -102,6 +112,14 @@ export function createOutbox(db: SqliteDatabase): Outbox {
       for (const event of events) {
         write(timer, event, [{ id: rule.destination_id, rule_id: rule.id }], now);
       }
+    },
+    enqueueForRules(timer, rules, events, now) {
+      const to = new Map<string, { id: string; rule_id: string }>();
+      for (const rule of rules) {
+        if (to.has(rule.destination_id) || !liveDestination.get(rule.destination_id)) continue;
+        to.set(rule.destination_id, { id: rule.destination_id, rule_id: rule.id });
+      }
+      for (const event of events) write(timer, event, [...to.values()], now);
     },
     timerChanged(timer) {
       resetSchedules.run(timer.account_id, timer.environment, timer.id);

@@ -1,0 +1,180 @@
+import { formatInstant, parseOffsetDateTime } from "@tminus/core";
+import type { AnalyticsGranularity, RenderAnalyticsBucket } from "@tminus/store";
+import { validationError } from "../errors";
+import type { ErrorCase } from "../openapi/error-cases";
+import { cursorBinding, keysetPage, readListQuery } from "../paging";
+import { responseSchemas } from "../schemas/registry";
+import { loadTimer } from "./_timer-common";
+import type { RouteContext, RouteResult } from "./context";
+import { defineRoute, type QueryParameter } from "./define";
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** The longest span one query may cover. */
+const MAX_SPAN_DAYS = 366;
+/** The span read when `from` is not given: a week of hours, or 30 days. */
+const DEFAULT_SPAN: Record<AnalyticsGranularity, number> = { hour: 7 * DAY_MS, day: 30 * DAY_MS };
+
+function readGranularity(raw: string | undefined): AnalyticsGranularity {
+  if (raw === undefined) return "day";
+  if (raw !== "hour" && raw !== "day") {
+    throw validationError("granularity", "granularity must be hour or day");
+  }
+  return raw;
+}
+
+function readInstant(raw: string, field: string): number {
+  const at = parseOffsetDateTime(raw);
+  if (at === null) {
+    throw validationError(
+      field,
+      `${field} must be an RFC 3339 date-time with an offset, like 2026-11-01T00:00:00Z`,
+    );
+  }
+  return at;
+}
+
+/** The query's buckets: `[from, to)` widened to whole buckets, and the granularity. */
+function readRange(ctx: RouteContext, filters: Record<string, string>) {
+  const granularity = readGranularity(filters.granularity);
+  const size = granularity === "hour" ? HOUR_MS : DAY_MS;
+  const toRaw = filters.to === undefined ? ctx.now : readInstant(filters.to, "to");
+  const fromRaw =
+    filters.from === undefined
+      ? toRaw - DEFAULT_SPAN[granularity]
+      : readInstant(filters.from, "from");
+  if (fromRaw >= toRaw) throw validationError("from", "from must be before to");
+  if (toRaw - fromRaw > MAX_SPAN_DAYS * DAY_MS) {
+    throw validationError("from", `from and to may be at most ${MAX_SPAN_DAYS} days apart`);
+  }
+  const from = fromRaw - (((fromRaw % size) + size) % size);
+  const to = Math.ceil(toRaw / size) * size;
+  return { granularity, size, from, to };
+}
+
+function bucketView(size: number) {
+  return (b: RenderAnalyticsBucket) => ({
+    object: "analytics_bucket",
+    start: formatInstant(b.start),
+    end: formatInstant(b.start + size),
+    views: b.views,
+    unique_viewers: b.unique_viewers,
+    by_kind: b.by_kind,
+    by_client: b.by_client,
+  });
+}
+
+/** One page of buckets of a timer (`timerId`) or of the whole environment. */
+async function listAnalytics(ctx: RouteContext, timerId: string | undefined): Promise<RouteResult> {
+  const { limit, cursor, filters } = readListQuery(ctx.req.query, ["from", "to", "granularity"]);
+  const range = readRange(ctx, filters);
+  const { account, key } = ctx.auth;
+  const { store, cursors } = ctx.services;
+  const binding = cursorBinding(
+    ctx.auth,
+    "analytics",
+    timerId ?? "*",
+    range.granularity,
+    range.from,
+    range.to,
+  );
+  const after = cursor ? cursors.decode(cursor, binding) : undefined;
+  // Views are counted behind the responses: this process's own go to the store first.
+  await ctx.services.flushViews();
+  const rows = await store.listRenderAnalytics({
+    account_id: account.id,
+    environment: key.environment,
+    ...(timerId === undefined ? {} : { timer_id: timerId }),
+    granularity: range.granularity,
+    from: range.from,
+    to: range.to,
+    after: after?.value,
+    limit: limit + 1,
+  });
+  return keysetPage(rows, limit, {
+    view: bucketView(range.size),
+    position: (row) => ({ value: row.start, id: range.granularity }),
+    cursors,
+    binding,
+  });
+}
+
+const QUERY: readonly QueryParameter[] = [
+  {
+    name: "from",
+    description:
+      "Start of the range (RFC 3339 with an offset), widened to the start of its UTC hour or day. Default: `to` minus 7 days (hour) or 30 days (day).",
+    schema: { type: "string", format: "date-time" },
+    example: "2026-11-01T00:00:00Z",
+  },
+  {
+    name: "to",
+    description: `End of the range (exclusive), widened to the end of its UTC hour or day. Default: now. At most ${MAX_SPAN_DAYS} days after \`from\`.`,
+    schema: { type: "string", format: "date-time" },
+    example: "2026-11-08T00:00:00Z",
+  },
+  {
+    name: "granularity",
+    description: "Bucket size: `hour` or `day` (UTC). Default `day`.",
+    schema: { type: "string", enum: ["hour", "day"], default: "day" },
+    example: "hour",
+  },
+];
+
+const ERRORS: readonly ErrorCase[] = [
+  {
+    code: "validation_error",
+    name: "bad_granularity",
+    message: "granularity must be hour or day",
+    details: { field: "granularity" },
+  },
+  {
+    code: "validation_error",
+    name: "bad_range",
+    message: "from must be before to",
+    details: { field: "from" },
+  },
+];
+
+const ABOUT =
+  "Buckets with at least one view, oldest first; hours and days are UTC. Views are counted behind the responses (a process writes its counts every 100 ms; a caller sees its own process's at once). Kept for the operator's `analytics.retention_days` (default 90). Privacy: docs/analytics.md.";
+
+/** GET /timers/{timer_id}/analytics and GET /analytics, with the `timers:read` scope. */
+export const analyticsRoutes = [
+  defineRoute({
+    method: "GET",
+    path: "/timers/{timer_id}/analytics",
+    scope: "timers:read",
+    operationId: "getTimerAnalytics",
+    summary: "Read a timer's view analytics",
+    description: `Public views of this timer (email GIF and PNG, hosted page, embed) per hour or day: views by kind and by email client family, and unique viewers. ${ABOUT}`,
+    tag: "Analytics",
+    list: true,
+    query: QUERY,
+    errors: ERRORS,
+    success: {
+      status: 200,
+      schema: responseSchemas.AnalyticsList,
+      description: "A page of buckets.",
+    },
+    handle: async (ctx) => listAnalytics(ctx, (await loadTimer(ctx)).id),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/analytics",
+    scope: "timers:read",
+    operationId: "getAnalytics",
+    summary: "Read the account's view analytics",
+    description: `Public views of every live timer of the key's account and environment together (a deleted timer leaves the totals), per hour or day. ${ABOUT}`,
+    tag: "Analytics",
+    list: true,
+    query: QUERY,
+    errors: ERRORS,
+    success: {
+      status: 200,
+      schema: responseSchemas.AnalyticsList,
+      description: "A page of buckets.",
+    },
+    handle: (ctx) => listAnalytics(ctx, undefined),
+  }),
+];

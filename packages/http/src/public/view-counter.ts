@@ -1,0 +1,175 @@
+import { createHmac, randomBytes } from "node:crypto";
+import type {
+  ClientFamily,
+  RenderKind,
+  RenderViewCount,
+  RenderViewerMark,
+  Store,
+  TimerRecord,
+} from "@tminus/store";
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** Distinct entries (counts and viewers) that make a batch write at once. */
+const BATCH_MAX = 1000;
+/** Viewer marks remembered as written, so a repeat viewer costs no write; cleared when full. */
+const WRITTEN_MAX = 100_000;
+
+/** One public view to count. */
+export interface CountedView {
+  timer: Pick<TimerRecord, "id" | "account_id" | "environment">;
+  kind: RenderKind;
+  client: ClientFamily;
+  /**
+   * Who looked, before hashing: `r:<recipient id>`, or `a:<address>|<user agent>`. Held in
+   * memory until the batch is written (about 100 ms), then only its day-salted hash is kept.
+   */
+  viewer: string;
+  now: number;
+}
+
+/** Counts public views in memory and writes them behind, in batches. */
+export interface ViewCounter {
+  /** One more view. Cheap: a few map operations, no I/O. */
+  count(view: CountedView): void;
+  /** Resolves once every view counted before the call is in the store (or its write failed). */
+  flush(): Promise<void>;
+}
+
+/**
+ * The view counter of the public routes. Views are added up in memory per (timer, hour,
+ * kind, client) and viewers per (timer, day, viewer), and written every `intervalMs` or every
+ * 1000 distinct entries, whichever comes first: one store write per batch, never on the
+ * request's path. The analytics routes and shutdown flush first. A process killed with SIGKILL
+ * loses at most its last batch of counts (reported numbers only).
+ *
+ * Viewers are hashed at write time with the UTC day's salt (HMAC-SHA256, from the store, one
+ * for all processes): the raw recipient id, address and user agent never reach the store,
+ * and once housekeeping drops a day's salt its hashes cannot be linked to anyone.
+ */
+export function createViewCounter(
+  store: Pick<Store, "recordRenderViews" | "analyticsSalt">,
+  onError: (error: unknown, requestId: string) => void,
+  intervalMs = 100,
+): ViewCounter {
+  let counts = new Map<string, RenderViewCount>();
+  let marks = new Map<string, CountedView & { day: number; hours: number }>();
+  let scheduled: ReturnType<typeof setTimeout> | null = null;
+  const writing = new Set<Promise<void>>();
+  const written = new Map<string, number>();
+  const salts = new Map<number, Promise<string>>();
+
+  const saltOf = (day: number): Promise<string> => {
+    let salt = salts.get(day);
+    if (!salt) {
+      // Yesterday's salt still serves a batch written just after midnight; older ones go.
+      for (const known of salts.keys()) if (known < day - DAY_MS) salts.delete(known);
+      salt = store.analyticsSalt(day, () => randomBytes(32).toString("base64url"));
+      salts.set(day, salt);
+      salt.catch(() => salts.delete(day));
+    }
+    return salt;
+  };
+
+  const send = async (
+    batchCounts: RenderViewCount[],
+    batchMarks: (CountedView & { day: number; hours: number })[],
+  ) => {
+    const viewers: RenderViewerMark[] = [];
+    const remember: [string, number][] = [];
+    // One lookup per day in the batch (usually one), not one await per viewer.
+    const daySalts = new Map<number, string>();
+    for (const m of batchMarks) {
+      if (!daySalts.has(m.day)) daySalts.set(m.day, await saltOf(m.day));
+    }
+    for (const m of batchMarks) {
+      const hash = createHmac("sha256", daySalts.get(m.day)!)
+        .update(m.viewer)
+        .digest("base64url")
+        .slice(0, 22);
+      const key = `${m.timer.id}|${m.day}|${hash}`;
+      const before = written.get(key) ?? 0;
+      if ((before | m.hours) === before) continue;
+      remember.push([key, before | m.hours]);
+      viewers.push({
+        account_id: m.timer.account_id,
+        environment: m.timer.environment,
+        timer_id: m.timer.id,
+        day: m.day,
+        viewer: hash,
+        hours: m.hours,
+      });
+    }
+    await store.recordRenderViews({ counts: batchCounts, viewers });
+    if (written.size + remember.length > WRITTEN_MAX) written.clear();
+    for (const [key, hours] of remember) written.set(key, hours);
+  };
+
+  const write = (): Promise<void> => {
+    if (scheduled) clearTimeout(scheduled);
+    scheduled = null;
+    if (counts.size === 0 && marks.size === 0) return Promise.resolve();
+    const batchCounts = [...counts.values()];
+    const batchMarks = [...marks.values()];
+    counts = new Map();
+    marks = new Map();
+    const done = send(batchCounts, batchMarks).catch((error: unknown) =>
+      onError(error, "analytics"),
+    );
+    writing.add(done);
+    void done.finally(() => writing.delete(done));
+    return done;
+  };
+
+  return {
+    count(view) {
+      const { timer, kind, client, now } = view;
+      const hour = now - (now % HOUR_MS);
+      const countKey = `${timer.id}|${hour}|${kind}|${client}`;
+      const seen = counts.get(countKey);
+      if (seen) seen.views++;
+      else {
+        counts.set(countKey, {
+          account_id: timer.account_id,
+          environment: timer.environment,
+          timer_id: timer.id,
+          hour,
+          kind,
+          client,
+          views: 1,
+        });
+      }
+      const day = now - (now % DAY_MS);
+      const bit = 1 << ((hour - day) / HOUR_MS);
+      const markKey = `${timer.id}|${day}|${view.viewer}`;
+      const mark = marks.get(markKey);
+      if (mark) mark.hours |= bit;
+      else marks.set(markKey, { ...view, day, hours: bit });
+      if (counts.size + marks.size >= BATCH_MAX) void write();
+      else if (!scheduled) {
+        scheduled = setTimeout(write, intervalMs);
+        // Shutdown flushes explicitly; an idle timer must not keep the process alive.
+        scheduled.unref?.();
+      }
+    },
+    async flush() {
+      const inFlight = [...writing];
+      await write();
+      await Promise.all(inFlight);
+    },
+  };
+}
+
+/**
+ * The viewer identity of a public request: the URL's recipient id when it has one, otherwise
+ * the client's address and user agent (hashed later with the day's salt, never stored).
+ * `trustProxy`: the address is the first `Forwarded: for=` or `X-Forwarded-For` entry.
+ */
+export function viewerIdentity(
+  recipient: string | null,
+  address: string | null,
+  userAgent: string | null,
+): string {
+  if (recipient !== null) return `r:${recipient}`;
+  return `a:${address ?? ""}|${userAgent ?? ""}`;
+}

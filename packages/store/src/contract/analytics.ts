@@ -1,0 +1,95 @@
+import type { Environment } from "./common";
+
+/** What a public view showed: the email GIF or PNG, the hosted page, or the embed. */
+export const RENDER_KINDS = ["gif", "png", "page", "embed"] as const;
+
+/** One kind of public view. */
+export type RenderKind = (typeof RENDER_KINDS)[number];
+
+/**
+ * Email client families told apart by the request (docs/analytics.md lists the heuristics):
+ * Gmail's image proxy, Apple Mail (its privacy proxy included), Outlook, Yahoo, and the rest.
+ */
+export const CLIENT_FAMILIES = ["gmail", "apple_mail", "outlook", "yahoo", "other"] as const;
+
+/** One email client family. */
+export type ClientFamily = (typeof CLIENT_FAMILIES)[number];
+
+/** Granularities of the analytics buckets. */
+export type AnalyticsGranularity = "hour" | "day";
+
+/** Views of one timer in one UTC hour, of one kind, from one client family: added up. */
+export interface RenderViewCount {
+  account_id: string;
+  environment: Environment;
+  timer_id: string;
+  /** Start of the UTC hour (Unix ms, a multiple of 3 600 000). */
+  hour: number;
+  kind: RenderKind;
+  client: ClientFamily;
+  views: number;
+}
+
+/**
+ * One viewer of one timer on one UTC day, and the hours of that day it was seen in. The store
+ * keeps one row per (timer, day, viewer) and ORs the hours together, so unique viewers per
+ * hour and per day are exact and the table grows with distinct viewers, not with views.
+ */
+export interface RenderViewerMark {
+  account_id: string;
+  environment: Environment;
+  timer_id: string;
+  /** Start of the UTC day (Unix ms, a multiple of 86 400 000). */
+  day: number;
+  /** An opaque hash salted with the day's salt: never a raw address or recipient id. */
+  viewer: string;
+  /** Bit h (0 to 23) set: seen in hour h of the day. */
+  hours: number;
+}
+
+/** A page of analytics buckets of one timer, or of every timer of the environment. */
+export interface RenderAnalyticsQuery {
+  account_id: string;
+  environment: Environment;
+  /** One timer; absent: every live (not deleted) timer of the account's environment together. */
+  timer_id?: string;
+  granularity: AnalyticsGranularity;
+  /** Buckets starting at or after this instant (aligned to the granularity by the caller). */
+  from: number;
+  /** Buckets starting before this instant. */
+  to: number;
+  /** Buckets starting strictly after this one (keyset paging). */
+  after?: number;
+  limit: number;
+}
+
+/** One hour or day of views. */
+export interface RenderAnalyticsBucket {
+  /** Start of the UTC hour or day. */
+  start: number;
+  views: number;
+  /** Distinct viewers in the bucket (all timers of the query together). */
+  unique_viewers: number;
+  by_kind: Record<RenderKind, number>;
+  by_client: Record<ClientFamily, number>;
+}
+
+/** Counts of public views, unique viewers, and the daily salt their hashes use. */
+export interface AnalyticsStore {
+  /**
+   * Adds view counts and viewer marks in one transaction: counts of the same (timer, hour,
+   * kind, client) add up, marks of the same (timer, day, viewer) OR their hours. The caller
+   * batches (counts are kept in memory and written every ~100 ms).
+   */
+  recordRenderViews(input: {
+    counts: readonly RenderViewCount[];
+    viewers: readonly RenderViewerMark[];
+  }): Promise<void>;
+  /** Buckets with at least one view, ascending by start, at most `limit`. */
+  listRenderAnalytics(query: RenderAnalyticsQuery): Promise<RenderAnalyticsBucket[]>;
+  /**
+   * The salt of one UTC day (atomic get-or-create, one for all processes): viewers are hashed
+   * with it, and purging it once the day is over makes that day's hashes unlinkable.
+   */
+  analyticsSalt(day: number, create: () => string): Promise<string>;
+}

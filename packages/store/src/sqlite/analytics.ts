@@ -1,0 +1,134 @@
+import { sumBuckets } from "../_analytics-buckets";
+import type { AnalyticsStore, ClientFamily, RenderKind } from "../contract";
+import type { GroupWrite } from "./_group-commit";
+import type { SqliteDatabase } from "./database";
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** Render counts, viewer sets and daily salts, over statements prepared once. */
+export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite): AnalyticsStore {
+  const addCount = db.prepare(
+    `INSERT INTO render_views (timer_id, hour, kind, client, account_id, environment, views)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (timer_id, hour, kind, client) DO UPDATE SET views = views + excluded.views`,
+  );
+  // A repeat viewer in an hour already marked writes nothing (the WHERE skips the update).
+  const markViewer = db.prepare(
+    `INSERT INTO render_viewers (timer_id, day, viewer, account_id, environment, hours)
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (timer_id, day, viewer) DO UPDATE SET hours = hours | excluded.hours
+     WHERE (hours | excluded.hours) <> hours`,
+  );
+  const readSalt = db.prepare("SELECT salt FROM analytics_salts WHERE day = ?");
+  const insertSalt = db.prepare("INSERT OR IGNORE INTO analytics_salts (day, salt) VALUES (?, ?)");
+
+  // One timer, or the account's live timers (a deleted timer leaves the totals). render_viewers
+  // is keyed by timer only: an account's rows are reached through its timers' ids.
+  const scope = (timer: boolean) =>
+    `account_id = @account_id AND environment = @environment AND ${
+      timer
+        ? "timer_id = @timer_id"
+        : `timer_id IN (SELECT id FROM timers
+             WHERE account_id = @account_id AND environment = @environment AND deleted_at IS NULL)`
+    }`;
+  // The page's buckets first (keyset over the bucket start), then their sums. `%` works on
+  // integers whatever type the driver binds @size with; `/` would not floor a REAL.
+  const bucketsSql = (timer: boolean) =>
+    `WITH page AS (
+       SELECT DISTINCT (hour - hour % @size) AS bucket FROM render_views
+       WHERE ${scope(timer)} AND hour >= @from AND hour < @to AND hour >= @after_end
+       ORDER BY bucket LIMIT @limit
+     )
+     SELECT (hour - hour % @size) AS bucket, kind, client, sum(views) AS views
+     FROM render_views
+     WHERE ${scope(timer)} AND hour >= @from AND hour < @to AND hour >= @after_end
+       AND (hour - hour % @size) IN (SELECT bucket FROM page)
+     GROUP BY bucket, kind, client`;
+  // Hour h of a day row counts when bit h is set; a day counts every row.
+  const hourUniquesSql = (timer: boolean) =>
+    `WITH RECURSIVE h(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM h WHERE n < 23)
+     SELECT day + n * ${HOUR_MS} AS bucket, count(DISTINCT viewer) AS viewers
+     FROM render_viewers, h
+     WHERE ${scope(timer)} AND day >= @first_day AND day <= @last_day AND (hours >> n) & 1 = 1
+       AND day + n * ${HOUR_MS} IN (SELECT value FROM json_each(@buckets))
+     GROUP BY bucket`;
+  const dayUniquesSql = (timer: boolean) =>
+    `SELECT day AS bucket, count(DISTINCT viewer) AS viewers FROM render_viewers
+     WHERE ${scope(timer)} AND day IN (SELECT value FROM json_each(@buckets))
+     GROUP BY day`;
+  const statements = {
+    buckets: [db.prepare(bucketsSql(false)), db.prepare(bucketsSql(true))],
+    hour: [db.prepare(hourUniquesSql(false)), db.prepare(hourUniquesSql(true))],
+    day: [db.prepare(dayUniquesSql(false)), db.prepare(dayUniquesSql(true))],
+  };
+
+  return {
+    async recordRenderViews({ counts, viewers }) {
+      if (counts.length === 0 && viewers.length === 0) return;
+      await write(() => {
+        for (const c of counts) {
+          addCount.run(c.timer_id, c.hour, c.kind, c.client, c.account_id, c.environment, c.views);
+        }
+        for (const v of viewers) {
+          markViewer.run(v.timer_id, v.day, v.viewer, v.account_id, v.environment, v.hours);
+        }
+      });
+    },
+    async listRenderAnalytics(query) {
+      if (!(query.limit > 0)) return [];
+      const size = query.granularity === "hour" ? HOUR_MS : DAY_MS;
+      const t = query.timer_id === undefined ? 0 : 1;
+      const params = {
+        account_id: query.account_id,
+        environment: query.environment,
+        ...(t ? { timer_id: query.timer_id } : {}),
+        size,
+        from: query.from,
+        to: query.to,
+        after_end: query.after === undefined ? query.from : query.after + size,
+        limit: query.limit,
+      };
+      const rows = statements.buckets[t]!.all(params) as {
+        bucket: number;
+        kind: RenderKind;
+        client: ClientFamily;
+        views: number;
+      }[];
+      const buckets = sumBuckets(rows.map((r) => ({ ...r, start: r.bucket })));
+      const starts = [...buckets.keys()].sort((a, b) => a - b);
+      if (starts.length === 0) return [];
+      const uniques = (
+        query.granularity === "hour"
+          ? statements.hour[t]!.all({
+              account_id: query.account_id,
+              environment: query.environment,
+              ...(t ? { timer_id: query.timer_id } : {}),
+              first_day: starts[0]! - (starts[0]! % DAY_MS),
+              last_day: starts.at(-1)! - (starts.at(-1)! % DAY_MS),
+              buckets: JSON.stringify(starts),
+            })
+          : statements.day[t]!.all({
+              account_id: query.account_id,
+              environment: query.environment,
+              ...(t ? { timer_id: query.timer_id } : {}),
+              buckets: JSON.stringify(starts),
+            })
+      ) as { bucket: number; viewers: number }[];
+      for (const u of uniques) {
+        const b = buckets.get(u.bucket);
+        if (b) b.unique_viewers = u.viewers;
+      }
+      return starts.map((s) => buckets.get(s)!);
+    },
+    async analyticsSalt(day, create) {
+      const known = readSalt.get(day) as { salt: string } | undefined;
+      if (known) return known.salt;
+      // Under the write lock: processes asking together agree on the first insert.
+      return write(() => {
+        insertSalt.run(day, create());
+        return (readSalt.get(day) as { salt: string }).salt;
+      });
+    },
+  };
+}

@@ -1,0 +1,211 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import type { Account, RenderViewCount, RenderViewerMark, Store } from "../../src/contract";
+import {
+  createInput,
+  createTimer,
+  deleteTimer,
+  newAccount,
+  newTimer,
+  type SuiteContext,
+  T0,
+} from "./_fixtures";
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+/** The start of T0's UTC day. */
+const D0 = T0 - (T0 % DAY);
+
+type Scope = { account_id: string; environment: "production" | "sandbox"; timer_id: string };
+
+/** A live timer of the account (the account's totals cover its live timers). */
+async function scopeOf(
+  store: Store,
+  account: Account,
+  environment: Scope["environment"] = "production",
+): Promise<Scope> {
+  const timer = await createTimer(store, createInput(newTimer(account, { environment })));
+  return { account_id: account.id, environment, timer_id: timer.id };
+}
+
+function count(
+  scope: Scope,
+  hour: number,
+  views: number,
+  over: Partial<RenderViewCount> = {},
+): RenderViewCount {
+  return { ...scope, hour, kind: "gif", client: "gmail", views, ...over };
+}
+
+function mark(scope: Scope, day: number, viewer: string, hours: number[]): RenderViewerMark {
+  return { ...scope, day, viewer, hours: hours.reduce((bits, h) => bits | (1 << h), 0) };
+}
+
+function list(store: Store, scope: Partial<Scope> & { account_id: string }, over = {}) {
+  return store.listRenderAnalytics({
+    environment: "production",
+    granularity: "hour",
+    from: D0 - 10 * DAY,
+    to: D0 + 10 * DAY,
+    limit: 100,
+    ...scope,
+    ...over,
+  });
+}
+
+/** Render counts, viewer sets, salts and their purge. */
+export function analyticsTests(ctx: SuiteContext): void {
+  describe("render analytics", () => {
+    it("adds counts up per hour, kind and client, and sums them into hour and day buckets", async () => {
+      const scope = await scopeOf(ctx.store, await newAccount(ctx.store));
+      await ctx.store.recordRenderViews({
+        counts: [
+          count(scope, D0 + 9 * HOUR, 3),
+          count(scope, D0 + 9 * HOUR, 2, { kind: "png", client: "apple_mail" }),
+          count(scope, D0 + 11 * HOUR, 1, { kind: "page", client: "other" }),
+        ],
+        viewers: [],
+      });
+      // The same key again adds up, in another batch and twice within one batch.
+      await ctx.store.recordRenderViews({
+        counts: [count(scope, D0 + 9 * HOUR, 4), count(scope, D0 + 9 * HOUR, 1)],
+        viewers: [],
+      });
+      const hours = await list(ctx.store, scope);
+      expect(hours.map((b) => [b.start, b.views])).toEqual([
+        [D0 + 9 * HOUR, 10],
+        [D0 + 11 * HOUR, 1],
+      ]);
+      expect(hours[0]!.by_kind).toEqual({ gif: 8, png: 2, page: 0, embed: 0 });
+      expect(hours[0]!.by_client).toEqual({
+        gmail: 8,
+        apple_mail: 2,
+        outlook: 0,
+        yahoo: 0,
+        other: 0,
+      });
+      const days = await list(ctx.store, scope, { granularity: "day" });
+      expect(days).toHaveLength(1);
+      expect(days[0]!.start).toBe(D0);
+      expect(days[0]!.views).toBe(11);
+      expect(days[0]!.by_kind.page).toBe(1);
+    });
+
+    it("counts unique viewers exactly per hour and per day from the OR-ed hour sets", async () => {
+      const scope = await scopeOf(ctx.store, await newAccount(ctx.store));
+      await ctx.store.recordRenderViews({
+        counts: [
+          count(scope, D0 + 9 * HOUR, 5),
+          count(scope, D0 + 10 * HOUR, 5),
+          count(scope, D0 + DAY, 1),
+        ],
+        viewers: [mark(scope, D0, "a", [9]), mark(scope, D0, "b", [9, 10])],
+      });
+      // a comes back at 10:00: its row gains the hour, it stays one viewer of the day.
+      await ctx.store.recordRenderViews({
+        counts: [],
+        viewers: [mark(scope, D0, "a", [10]), mark(scope, D0 + DAY, "a", [0])],
+      });
+      const hours = await list(ctx.store, scope);
+      expect(hours.map((b) => [b.start - D0, b.unique_viewers])).toEqual([
+        [9 * HOUR, 2],
+        [10 * HOUR, 2],
+        [DAY, 1],
+      ]);
+      const days = await list(ctx.store, scope, { granularity: "day" });
+      expect(days.map((b) => [b.start - D0, b.unique_viewers])).toEqual([
+        [0, 2],
+        [DAY, 1],
+      ]);
+    });
+
+    it("keeps accounts and environments apart, and totals an environment across its timers", async () => {
+      const account = await newAccount(ctx.store);
+      const one = await scopeOf(ctx.store, account);
+      const two = await scopeOf(ctx.store, account);
+      const sandbox = await scopeOf(ctx.store, account, "sandbox");
+      const stranger = await scopeOf(ctx.store, await newAccount(ctx.store));
+      await ctx.store.recordRenderViews({
+        counts: [one, two, sandbox, stranger].map((s) => count(s, D0, 2)),
+        // One recipient hash seen on both timers counts once over the environment.
+        viewers: [one, two, sandbox, stranger].map((s) => mark(s, D0, "same", [0])),
+      });
+      const total = await list(ctx.store, { account_id: account.id }, { granularity: "day" });
+      expect(total.map((b) => [b.views, b.unique_viewers])).toEqual([[4, 1]]);
+      const ofOne = await list(ctx.store, one, { granularity: "day" });
+      expect(ofOne.map((b) => b.views)).toEqual([2]);
+      const ofSandbox = await list(
+        ctx.store,
+        { account_id: account.id, environment: "sandbox" },
+        { granularity: "day" },
+      );
+      expect(ofSandbox.map((b) => b.views)).toEqual([2]);
+      // Another account's timer id asked with this account: nothing.
+      expect(await list(ctx.store, { ...stranger, account_id: account.id })).toEqual([]);
+      // A deleted timer leaves the totals; its own numbers stay readable by id.
+      await deleteTimer(ctx.store, account.id, "production", two.timer_id);
+      const after = await list(ctx.store, { account_id: account.id }, { granularity: "day" });
+      expect(after.map((b) => [b.views, b.unique_viewers])).toEqual([[2, 1]]);
+      expect((await list(ctx.store, two, { granularity: "day" })).map((b) => b.views)).toEqual([2]);
+    });
+
+    it("pages buckets in order by start, within [from, to)", async () => {
+      const scope = await scopeOf(ctx.store, await newAccount(ctx.store));
+      await ctx.store.recordRenderViews({
+        counts: Array.from({ length: 7 }, (_, i) => count(scope, D0 + i * HOUR, i + 1)),
+        viewers: [],
+      });
+      const seen: number[] = [];
+      let after: number | undefined;
+      for (let page = 0; page < 10; page++) {
+        const rows = await list(ctx.store, scope, {
+          from: D0 + HOUR,
+          to: D0 + 6 * HOUR,
+          limit: 2,
+          ...(after === undefined ? {} : { after }),
+        });
+        seen.push(...rows.map((r) => r.views));
+        if (rows.length < 2) break;
+        after = rows.at(-1)!.start;
+      }
+      expect(seen).toEqual([2, 3, 4, 5, 6]);
+    });
+
+    it("analyticsSalt gives one salt per day, also to concurrent callers", async () => {
+      const day = D0 + randomUUIDDay();
+      const salts = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => ctx.store.analyticsSalt(day, () => `salt-${i}`)),
+      );
+      expect(new Set(salts).size).toBe(1);
+      expect(await ctx.store.analyticsSalt(day, () => "late")).toBe(salts[0]);
+      expect(await ctx.store.analyticsSalt(day + DAY, () => "next")).toBe("next");
+    });
+
+    it("purge drops counts and viewer sets before the cutoff, and old salts", async () => {
+      const scope = await scopeOf(ctx.store, await newAccount(ctx.store));
+      const old = D0 - 100 * DAY;
+      await ctx.store.recordRenderViews({
+        counts: [count(scope, old + HOUR, 1), count(scope, D0 + HOUR, 1)],
+        viewers: [mark(scope, old, "x", [1]), mark(scope, D0, "x", [1])],
+      });
+      const day = old - randomUUIDDay();
+      await ctx.store.analyticsSalt(day, () => "old-salt");
+      await ctx.store.purge({
+        now: T0,
+        request_log_before: 0,
+        rate_windows_before: 0,
+        webhook_deliveries_before: 0,
+        render_analytics_before: D0 - 90 * DAY,
+        analytics_salts_before: D0 - DAY,
+      });
+      const left = await list(ctx.store, scope, { from: old - DAY, granularity: "day" });
+      expect(left.map((b) => [b.start, b.views, b.unique_viewers])).toEqual([[D0, 1, 1]]);
+      expect(await ctx.store.analyticsSalt(day, () => "fresh")).toBe("fresh");
+    });
+  });
+}
+
+/** A day offset no other test (or run against a shared database) uses for its salt. */
+function randomUUIDDay(): number {
+  return (Number.parseInt(randomUUID().slice(0, 6), 16) + 1) * DAY;
+}
