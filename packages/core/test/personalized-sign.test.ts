@@ -135,6 +135,13 @@ describe("signPersonalizedParams / verifyPersonalizedParams", () => {
     expect(verifyPersonalizedParams(secret, params, sig)).toBe(true);
   });
 
+  test("covered parameters present are joined by & in name order; others are left out", () => {
+    expect(
+      canonicalPersonalizedParams({ start: "1796112000", utm_source: "x", deadline: "a b" }),
+    ).toBe("tminus-personalized-v1\ndeadline=a%2Bb&start=1796112000");
+    expect(canonicalPersonalizedParams({ utm_source: "x" })).toBe("tminus-personalized-v1\n");
+  });
+
   test("an edited value, another secret or an edited signature fails", () => {
     const sig = signPersonalizedParams(secret, params);
     expect(verifyPersonalizedParams(secret, { deadline: "2027-12-01T09:00:00+01:00" }, sig)).toBe(

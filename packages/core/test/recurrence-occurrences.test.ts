@@ -739,6 +739,16 @@ describe("windows, order and merged times", () => {
     ]);
   });
 
+  test("NaN is not an instant", () => {
+    for (const r of [daily, rule("FREQ=DAILY;COUNT=2")]) {
+      const schedule = createSchedule(r, start, "Etc/UTC");
+      expect(() => schedule.next(Number.NaN)).toThrow(
+        "An instant must be a number of milliseconds, not NaN",
+      );
+      expect(() => schedule.previous(Number.NaN)).toThrow(RangeError);
+    }
+  });
+
   test("next is strictly after, previous is at or before", () => {
     expect(nextOccurrence(daily, start, "Etc/UTC", at(2))).toBe(at(3));
     expect(nextOccurrence(daily, start, "Etc/UTC", at(2) - 1)).toBe(at(2));

@@ -27,6 +27,7 @@ export function sha256(data: Uint8Array): Uint8Array {
   padded[data.length] = 0x80;
   const view = new DataView(padded.buffer);
   const bits = data.length * 8;
+  // Stryker disable next-line ArithmeticOperator: equivalent below 512 MB, where the high word is 0 and bits * 2^32 wraps to 0 too.
   view.setUint32(padded.length - 8, Math.floor(bits / 0x1_0000_0000));
   view.setUint32(padded.length - 4, bits >>> 0);
 
@@ -34,6 +35,7 @@ export function sha256(data: Uint8Array): Uint8Array {
   const w = new Uint32Array(64);
   for (let offset = 0; offset < padded.length; offset += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(offset + i * 4);
+    // Stryker disable next-line EqualityOperator: equivalent, a write to w[64] of a 64-word typed array is dropped.
     for (let i = 16; i < 64; i++) {
       const a = w[i - 15]!;
       const b = w[i - 2]!;

@@ -74,7 +74,9 @@ function parseInstantParam(raw: string): number | null {
     ms = Number(raw) * 1000;
   } else {
     // An unencoded "+01:00" in a query string arrives decoded as " 01:00".
+    // Stryker disable next-line Regex: equivalent, text after the offset fails parsing whether or not it was rewritten.
     ms = parseOffsetDateTime(raw.replace(/ (\d{2}(?::?\d{2})?)$/, "+$1"));
   }
+  // Stryker disable next-line ConditionalExpression: equivalent, null compares false with both bounds and is returned as is.
   return ms === null || ms < MIN_INSTANT || ms > MAX_INSTANT ? null : ms;
 }
