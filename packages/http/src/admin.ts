@@ -26,6 +26,8 @@ export interface ApiKeyView {
   environment: Environment;
   account: string;
   scopes: string[];
+  /** Where the key is used, as its owner noted it; null when none. */
+  name: string | null;
   created_at: string;
   revoked_at: string | null;
   /** When a rolled key stops working; null for a key without an end. */
@@ -69,6 +71,9 @@ export interface PasswordLink {
   expires_at: string;
 }
 
+/** Longest key name. */
+const KEY_NAME_MAX = 100;
+
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,189}\.[^\s@<>"]{1,63}$/;
 
 /** Options of `createAdmin`. */
@@ -101,6 +106,7 @@ function viewKey(key: ApiKeyRecord, account: Account, now: number): ApiKeyView {
     environment: key.environment,
     account: account.name,
     scopes: key.scopes,
+    name: key.name,
     created_at: new Date(key.created_at).toISOString(),
     revoked_at: iso(key.revoked_at),
     expires_at: iso(key.expires_at),
@@ -210,12 +216,18 @@ export function createAdmin(options: AdminOptions) {
       environment: Environment;
       plan?: string;
       scopes?: string[];
+      /** A note of where the key is used (at most 100 characters). */
+      name?: string;
     }): Promise<IssuedApiKey> {
       let scopes: string[];
       try {
         scopes = parseScopes(input.scopes);
       } catch (err) {
         throw new AdminError("invalid", (err as Error).message);
+      }
+      const name = input.name?.trim() || null;
+      if (name !== null && name.length > KEY_NAME_MAX) {
+        throw new AdminError("invalid", `a key's name is at most ${KEY_NAME_MAX} characters`);
       }
       const account = await ensureAccount(input.account, input.plan);
       const limits = limitsFor(config, account.plan, input.environment);
@@ -228,6 +240,7 @@ export function createAdmin(options: AdminOptions) {
           prefix: generated.prefix,
           hash: generated.hash,
           scopes,
+          name,
           max_active_keys: limits.max_keys,
           now: now(),
         });

@@ -103,11 +103,13 @@ describe.skipIf(!available)("dashboard in headless Chromium", () => {
     // 2. Create a production key and copy its secret.
     await page.click("nav.main >> text=API keys");
     await capture("keys");
+    await page.fill("#key-name", "Newsletter integration");
     await page.click("text=Create production key");
     const secret = await page.inputValue("#secret");
     expect(secret).toMatch(/^svc_live_/);
     await page.click("button[data-copy=secret]");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await page.textContent("tbody")).toContain("Newsletter integration");
     await capture("keys-created");
     expect((await s.call("GET", "/api/v1/usage", { key: secret })).status).toBe(200);
 

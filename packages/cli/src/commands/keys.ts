@@ -58,6 +58,7 @@ function table(keys: ApiKeyView[]): string {
     k.account,
     k.scopes.join(","),
     status(k),
+    k.name ?? "",
   ]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return `${rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ")).join("\n")}\n`;
@@ -79,6 +80,7 @@ export function registerKeys(program: Command): void {
       .option("--account <name>", "account name (created if missing)", "default")
       .option("--plan <plan>", "plan of the account (starter, growth, ...)")
       .option("--scope <scope>", "limit the key to scopes (repeatable, comma-separated)", collect)
+      .option("--name <text>", "a note of where the key is used (shown in lists)")
       .option("--json", "print one JSON object"),
   ).action(async (opts) => {
     const key = await withAdmin(
@@ -89,6 +91,7 @@ export function registerKeys(program: Command): void {
           environment: parseEnv(opts.env),
           plan: opts.plan,
           scopes: opts.scope,
+          name: opts.name,
         }),
       false,
     );

@@ -33,6 +33,7 @@ export function dashboardAuth(
     prefix: "dashboard",
     hash: "",
     scopes: ROLE_SCOPES[user.role],
+    name: null,
     created_at: user.created_at,
     revoked_at: null,
     expires_at: null,

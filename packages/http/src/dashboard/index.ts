@@ -1,7 +1,5 @@
-import type { ImageInput } from "@tminus/render";
-import type { Environment, Store } from "@tminus/store";
-import type { Services } from "../api/context";
-import { dashboardConfig, type TminusConfig } from "../config";
+import type { Environment } from "@tminus/store";
+import { dashboardConfig } from "../config";
 import { ApiError } from "../errors";
 import {
   type ApiRequest,
@@ -14,6 +12,7 @@ import { DASHBOARD_JS } from "./client";
 import type { DashboardPlace, PageContext } from "./context";
 import { readCookie, SESSION_COOKIE } from "./cookies";
 import { CSRF_FIELD, CSRF_HEADER, csrfAllowed, csrfTokenFor } from "./csrf";
+import type { DashboardDeps } from "./deps";
 import { html } from "./html";
 import { page, plainPage } from "./layout";
 import { authRoutes } from "./pages/auth";
@@ -26,16 +25,6 @@ import { webhookRoutes } from "./pages/webhooks";
 import { htmlResponse, redirect } from "./responses";
 import { sha256Hex } from "./secrets";
 import { DASHBOARD_CSS } from "./styles";
-
-/** What the dashboard needs from the handler that serves it. */
-export interface DashboardDeps {
-  store: Store;
-  config: TminusConfig;
-  services: () => Promise<Services>;
-  /** Draws an image with the public routes' renderer (threads, queue). */
-  renderImage(kind: "png", input: ImageInput): Promise<Uint8Array>;
-  onError(error: unknown, requestId: string): void;
-}
 
 const PAGES: readonly PageRoute[] = [
   ...overviewRoutes,
@@ -241,6 +230,8 @@ function notFound(place: DashboardPlace): ApiResponse {
     }),
   );
 }
+
+export type { DashboardDeps };
 
 /** The dashboard's handler. */
 export type Dashboard = ReturnType<typeof createDashboard>;

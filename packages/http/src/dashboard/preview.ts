@@ -7,7 +7,7 @@ import {
 } from "@tminus/core";
 import type { ApiResponse } from "../exchange";
 import type { PageContext } from "./context";
-import type { DashboardDeps } from "./index";
+import type { DashboardDeps } from "./deps";
 import { jsonResponse } from "./responses";
 import { describeRule, readTimerForm, timerBodyOf } from "./timer-form";
 

@@ -25,6 +25,8 @@ export interface ApiKeyRecord {
   hash: string;
   /** Scopes granted; `["*"]` grants every route. */
   scopes: string[];
+  /** The owner's note of where the key is used (dashboard, `--name`); null when none. */
+  name: string | null;
   created_at: number;
   revoked_at: number | null;
   /**
@@ -44,7 +46,7 @@ export interface RollApiKeyInput {
   /**
    * Makes the replacement's id, prefix and hash for the key being rolled (whose environment
    * decides the prefix); called inside the transaction, at most once per attempt. The
-   * replacement gets the same account, environment and scopes.
+   * replacement gets the same account, environment, scopes and name.
    */
   replacement: (rolled: ApiKeyRecord) => { id: string; prefix: string; hash: string };
   /** When the replaced key stops working. */
@@ -77,6 +79,8 @@ export interface AccountStore {
     prefix: string;
     hash: string;
     scopes: string[];
+    /** A note of where the key is used; absent or null for none. */
+    name?: string | null;
     max_active_keys: number;
     now: number;
   }): Promise<ApiKeyRecord>;

@@ -17,7 +17,7 @@ export const ACCOUNT_COLUMNS = "id, name, plan, status, created_at";
 
 /** Columns of `api_keys` as read into `KeyRow`. */
 export const KEY_COLUMNS =
-  "id, account_id, environment, prefix, hash, scopes, created_at, revoked_at, expires_at";
+  "id, account_id, environment, prefix, hash, scopes, created_at, revoked_at, expires_at, name";
 
 /** Columns of `timers` as read into `TimerRow`. */
 export const TIMER_COLUMNS =

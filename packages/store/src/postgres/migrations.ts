@@ -283,6 +283,9 @@ INSERT INTO generations (name, shard) SELECT 'timers', s FROM generate_series(0,
     name: "dashboard users",
     sql: `
 -- People who sign in to an account's dashboard. Email is lowercase and unique store-wide.
+-- The owner's note of where a key is used (the dashboard asks for one); NULL: none.
+ALTER TABLE api_keys ADD COLUMN name text;
+
 CREATE TABLE users (
   id text COLLATE "C" PRIMARY KEY,
   account_id text COLLATE "C" NOT NULL REFERENCES accounts (id),

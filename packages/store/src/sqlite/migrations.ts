@@ -283,6 +283,9 @@ INSERT INTO generations (name, value) VALUES ('auth', 0), ('timers', 0);
     name: "dashboard users",
     sql: `
 -- People who sign in to an account's dashboard. Email is lowercase and unique store-wide.
+-- The owner's note of where a key is used (the dashboard asks for one); NULL: none.
+ALTER TABLE api_keys ADD COLUMN name TEXT;
+
 CREATE TABLE users (
   id TEXT PRIMARY KEY,
   account_id TEXT NOT NULL REFERENCES accounts (id),

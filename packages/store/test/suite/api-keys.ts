@@ -42,6 +42,7 @@ export function apiKeyTests(ctx: SuiteContext): void {
         scopes: ["timers:read", "usage:read"],
         created_at: T0,
         revoked_at: null,
+        name: null,
       });
       expect(await ctx.store.findApiKeyByHash(key.hash)).toEqual({ key, account });
       expect(await ctx.store.findApiKeyByHash(unique("hash"))).toBeNull();
@@ -145,6 +146,34 @@ export function apiKeyTests(ctx: SuiteContext): void {
       expect(await ctx.store.listApiKeys(account.id)).toEqual([b, c, revokedA]);
       expect(await ctx.store.listApiKeys(account.id, "production")).toEqual([c, revokedA]);
       expect(await ctx.store.listApiKeys(account.id, "sandbox")).toEqual([b]);
+    });
+
+    it("keeps a key's name through listing, lookup, revocation and rolling", async () => {
+      const account = await newAccount(ctx.store);
+      const key = await ctx.store.createApiKey({
+        id: randomUUID(),
+        account_id: account.id,
+        environment: "production",
+        prefix: unique("svc_live"),
+        hash: unique("hash"),
+        scopes: ["*"],
+        name: "Newsletter integration",
+        max_active_keys: 10,
+        now: T0,
+      });
+      expect(key.name).toBe("Newsletter integration");
+      expect((await ctx.store.findApiKeyByHash(key.hash))?.key.name).toBe("Newsletter integration");
+      expect((await ctx.store.listApiKeys(account.id))[0]?.name).toBe("Newsletter integration");
+      const next = { id: randomUUID(), prefix: unique("svc_live"), hash: unique("hash") };
+      const rolled = await ctx.store.rollApiKey({
+        id_or_prefix: key.id,
+        replacement: () => next,
+        expires_at: T0 + 1000,
+        now: T0,
+      });
+      expect(rolled?.replacement.name).toBe("Newsletter integration");
+      const revoked = await ctx.store.revokeApiKey({ id_or_prefix: next.id, now: T0 + 1 });
+      expect(revoked?.name).toBe("Newsletter integration");
     });
 
     describe("rolling", () => {

@@ -4,8 +4,8 @@ import type { ApiRequest, ApiResponse } from "../../exchange";
 import type { DashboardPlace } from "../context";
 import { type CookieScope, FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } from "../cookies";
 import { CSRF_FIELD, csrfAllowed, csrfTokenFor } from "../csrf";
+import type { DashboardDeps } from "../deps";
 import { html } from "../html";
-import type { DashboardDeps } from "../index";
 import { plainPage } from "../layout";
 import { htmlResponse, redirect } from "../responses";
 import {

@@ -37,7 +37,10 @@ async function keysPage(
     }),
   );
   const rows = keys.map(
-    (k, i) => html`<tr><td><code>${k.prefix}</code></td><td>${k.scopes.join(", ")}</td>
+    (
+      k,
+      i,
+    ) => html`<tr><td>${k.name ? html`${k.name}<br>` : ""}<code>${k.prefix}</code></td><td>${k.scopes.join(", ")}</td>
 <td><span class="badge ${k.status}">${k.status}</span></td><td class="opt">${when(k.created_at)}</td><td class="opt">${when(lastUsed[i] ?? null)}</td>
 <td>${
       k.status === "live" || k.status === "expiring"
@@ -55,10 +58,11 @@ ${csrfField(ctx)}<label class="check"><input type="checkbox" name="confirm" valu
 <button type="button" data-copy="secret" hidden>Copy</button></div></section>`
     : "";
   const content = html`${secret}
-<div class="table"><table><caption class="sr-only">API keys</caption><thead><tr><th scope="col">Prefix</th><th scope="col">Scopes</th><th scope="col">Status</th><th scope="col" class="opt">Created</th><th scope="col" class="opt">Last used</th><th scope="col">Action</th></tr></thead>
+<div class="table"><table><caption class="sr-only">API keys</caption><thead><tr><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Status</th><th scope="col" class="opt">Created</th><th scope="col" class="opt">Last used</th><th scope="col">Action</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="6">No keys in ${ctx.environment} yet.</td></tr>`}</tbody></table></div>
 <h2>Create a key</h2>
 <form class="panel" method="post" action="${ctx.envPath("/keys")}">${csrfField(ctx)}
+<label for="key-name">Name <span class="hint">(where it is used, for you)</span></label><input id="key-name" name="name" type="text" maxlength="100" placeholder="Newsletter integration">
 <fieldset><legend>Scopes</legend><p class="hint">Leave all unticked for a key that may do everything.</p><div class="checks">
 ${SCOPES.map((s) => html`<label class="check"><input type="checkbox" name="scope" value="${s}"> ${s}</label>`)}</div></fieldset>
 <button type="submit">Create ${ctx.environment} key</button></form>
@@ -89,6 +93,7 @@ export const keyRoutes: readonly PageRoute[] = [
           account: ctx.account.name,
           environment: ctx.environment,
           scopes: ctx.form.getAll("scope"),
+          name: ctx.form.get("name") ?? undefined,
         });
         return keysPage(ctx, { secret: { value: key.secret, prefix: key.prefix } });
       } catch (error) {

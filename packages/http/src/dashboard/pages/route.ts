@@ -1,6 +1,6 @@
 import type { ApiResponse } from "../../exchange";
 import type { PageContext } from "../context";
-import type { DashboardDeps } from "../index";
+import type { DashboardDeps } from "../deps";
 
 /** One page or form target of the dashboard, under `/<environment>`. */
 export interface PageRoute {

@@ -43,7 +43,7 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
              ), inserted AS (
                INSERT INTO api_keys (${KEY_COLUMNS})
                SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text[], $7::bigint,
-                 NULL, NULL
+                 NULL, NULL, $9::text
                FROM live WHERE live < $8::int
                RETURNING ${KEY_COLUMNS}
              )
@@ -57,6 +57,7 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
               input.scopes,
               input.now,
               input.max_active_keys,
+              input.name ?? null,
             ],
           );
           const row = rows[0]!;
@@ -78,7 +79,7 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
     async findApiKeyByHash(hash) {
       const { rows } = await db.query<KeyWithAccountRow>(
         `SELECT k.id, k.account_id, k.environment, k.prefix, k.hash, k.scopes, k.created_at,
-           k.revoked_at, k.expires_at, a.name AS account_name, a.plan AS account_plan,
+           k.revoked_at, k.expires_at, k.name, a.name AS account_name, a.plan AS account_plan,
            a.status AS account_status, a.created_at AS account_created_at
          FROM api_keys k JOIN accounts a ON a.id = k.account_id
          WHERE k.hash = $1 AND k.revoked_at IS NULL`,
@@ -97,6 +98,7 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
           created_at: row.created_at,
           revoked_at: row.revoked_at,
           expires_at: row.expires_at,
+          name: row.name,
         }),
         account: {
           id: row.account_id,
@@ -192,7 +194,7 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
           const next = input.replacement(rolled);
           const { rows: inserted } = await query<KeyRow>(
             `INSERT INTO api_keys (${KEY_COLUMNS})
-             VALUES ($1, $2, $3, $4, $5, $6::text[], $7::bigint, NULL, NULL)
+             VALUES ($1, $2, $3, $4, $5, $6::text[], $7::bigint, NULL, NULL, $8)
              RETURNING ${KEY_COLUMNS}`,
             [
               next.id,
@@ -202,6 +204,7 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
               next.hash,
               row.scopes,
               input.now,
+              row.name,
             ],
           );
           return { rolled, replacement: toKey(inserted[0]!) };

@@ -26,13 +26,13 @@ export function createApiKeyQueries(db: SqliteDatabase, generations: Generations
      WHERE account_id = ? AND environment = ? AND revoked_at IS NULL AND expires_at IS NULL`,
   );
   const insert = db.prepare(
-    `INSERT INTO api_keys (${KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)
+    `INSERT INTO api_keys (${KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)
      RETURNING ${KEY_COLUMNS}`,
   );
   // Hot path (every API request): one unique-index probe and a primary-key join.
   const byHash = db.prepare(
     `SELECT k.id, k.account_id, k.environment, k.prefix, k.hash, k.scopes, k.created_at,
-       k.revoked_at, k.expires_at, a.name AS account_name, a.plan AS account_plan,
+       k.revoked_at, k.expires_at, k.name, a.name AS account_name, a.plan AS account_plan,
        a.status AS account_status, a.created_at AS account_created_at
      FROM api_keys k JOIN accounts a ON a.id = k.account_id
      WHERE k.hash = ? AND k.revoked_at IS NULL`,
@@ -75,6 +75,7 @@ export function createApiKeyQueries(db: SqliteDatabase, generations: Generations
       input.hash,
       JSON.stringify(input.scopes),
       input.now,
+      input.name ?? null,
     );
     return toKey(row as KeyRow);
   });
@@ -129,6 +130,7 @@ export function createApiKeyQueries(db: SqliteDatabase, generations: Generations
         next.hash,
         row.scopes,
         input.now,
+        row.name,
       ) as KeyRow,
     );
     return { rolled, replacement };
@@ -156,6 +158,7 @@ export function createApiKeyQueries(db: SqliteDatabase, generations: Generations
           created_at: row.created_at,
           revoked_at: row.revoked_at,
           expires_at: row.expires_at,
+          name: row.name,
         },
         account: {
           id: row.account_id,
