@@ -72,6 +72,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // outbox. Several `serve` processes on one database never send one attempt twice.
   const worker = runWorker ? createWebhookWorker({ store, config }) : null;
   worker?.start();
+  // The render threads start now, beside the first requests, so the first email image finds
+  // fonts read and an atlas built. Without @tminus/render this rejects; the image routes say
+  // so themselves (render_unavailable), once, when one is asked for.
+  handler.prepare().catch(() => undefined);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   return {

@@ -83,7 +83,9 @@ export type Dispatch = ((req: ApiRequest) => Promise<ApiResponse>) & {
 };
 
 /** Builds the dispatcher shared by the Fetch and `node:http` front ends. */
-export function createDispatch(options: HandlerOptions): Dispatch & { close(): Promise<void> } {
+export function createDispatch(
+  options: HandlerOptions,
+): Dispatch & { close(): Promise<void>; prepare(): Promise<void> } {
   const config =
     options.config && "max_body_bytes" in options.config && "base_url" in options.config
       ? (options.config as TminusConfig)
@@ -278,7 +280,7 @@ export function createDispatch(options: HandlerOptions): Dispatch & { close(): P
     await housekeeping?.close();
     await publicRoutes.close();
   };
-  return Object.assign(dispatch, { close, handles });
+  return Object.assign(dispatch, { close, handles, prepare: () => publicRoutes.prepare() });
 }
 
 /**

@@ -1,6 +1,7 @@
 // A render pool's thread (see pool.ts): one image renderer with its own caches,
 // rendering what the pool sends, one job at a time, off the caller's event loop.
 // Built as dist/worker.js and dist/worker.cjs; never imported by the package.
+import { getPriority, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { RenderError } from "./errors";
 import { createImageRenderer, type ImageRendererOptions } from "./image";
@@ -11,6 +12,8 @@ export interface RenderThreadOptions {
   cache: Pick<ImageRendererOptions, "atlasBytes" | "frameBytes">;
   /** Render the default look once at start: fonts read, satori and its wasm ready, atlas built. */
   warm: boolean;
+  /** Added to this thread's nice value (see RenderPoolOptions.niceness). */
+  niceness: number;
 }
 
 /** A request from the pool. */
@@ -33,7 +36,21 @@ export type RenderThreadReply =
 const port = parentPort;
 if (!port) throw new Error("@tminus/render's worker runs in a worker thread of a render pool");
 const options = workerData as RenderThreadOptions;
+lowerPriority(options.niceness);
 const images = createImageRenderer(options.cache);
+
+// On Linux setpriority(0) changes the calling thread only, so this lowers the render
+// thread and leaves the caller's event loop where it was. Where nice values belong to
+// the whole process (or lowering is refused), the thread keeps its priority: changing
+// the caller's is not ours to do.
+function lowerPriority(increment: number): void {
+  if (increment === 0 || process.platform !== "linux") return;
+  try {
+    setPriority(Math.min(19, getPriority() + increment));
+  } catch {
+    // A sandbox that forbids it: rendering still works, only less politely.
+  }
+}
 
 function reply(message: RenderThreadReply, transfer: ArrayBuffer[] = []): void {
   port!.postMessage(message, transfer);

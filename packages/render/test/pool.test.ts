@@ -1,4 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { getPriority } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 // The built package, as an app loads it: the pool must find its worker script in dist/
 // from the ESM build and from the CommonJS one (.ci/run builds before testing).
@@ -127,6 +129,41 @@ describe("closing a pool", () => {
       });
     } finally {
       await pool.close();
+    }
+  });
+});
+
+/** The nice value of each thread of this process, by thread id (Linux: /proc). */
+function threadNiceness(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync("/proc/self/task")) {
+    // Fields after the command's closing parenthesis; nice is the 19th field of stat.
+    const fields = readFileSync(`/proc/self/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    out.set(tid, Number(fields[16]));
+  }
+  return out;
+}
+
+describe.runIf(process.platform === "linux")("render threads' priority", () => {
+  it("runs its threads `niceness` below the caller's and leaves the caller's thread alone", async () => {
+    const before = threadNiceness();
+    const own = getPriority();
+    const pool = esm.createRenderPool({ threads: 2, niceness: 7, warm: false });
+    try {
+      await pool.ready;
+      const added = [...threadNiceness()].filter(([tid]) => !before.has(tid));
+      // Each worker brings its own helper threads at the caller's priority; the renderers
+      // themselves (one per pool thread) are the ones lowered.
+      expect(added.filter(([, nice]) => nice === Math.min(19, own + 7))).toHaveLength(2);
+      expect(getPriority()).toBe(own);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("refuses a niceness outside 0..19 before starting anything", () => {
+    for (const niceness of [-1, 20, 1.5]) {
+      expect(() => esm.createRenderPool({ niceness })).toThrow(/niceness/);
     }
   });
 });

@@ -15,50 +15,66 @@ export interface RouteMatch<R extends Routable> {
 
 interface Compiled<R extends Routable> {
   route: R;
-  segments: string[];
+  /** A literal segment, or null where the template has a parameter. */
+  literals: Array<string | null>;
+  /** The parameter's name at each parameter segment. */
+  names: Array<string | null>;
+  template: string;
 }
 
 /**
  * A segment-by-segment matcher. The table is small (tens of routes), so a linear scan over
- * pre-split templates is faster than anything cleverer and easy to read.
+ * pre-split templates is faster than anything cleverer and easy to read. Parameters are
+ * decoded only for the route that matches: this runs on every API request.
  */
 export function createRouter<R extends Routable>(prefix: string, routes: readonly R[]) {
-  const compiled: Compiled<R>[] = routes.map((route) => ({
-    route,
-    segments: route.path.split("/").filter(Boolean),
-  }));
+  const compiled: Compiled<R>[] = routes.map((route) => {
+    const segments = route.path.split("/").filter(Boolean);
+    return {
+      route,
+      literals: segments.map((s) => (s.startsWith("{") ? null : s)),
+      names: segments.map((s) => (s.startsWith("{") ? s.slice(1, -1) : null)),
+      template: prefix + route.path,
+    };
+  });
+
+  const decode = (raw: string) => {
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  };
 
   return {
     /** The route for a method and path, `"method"` when only the method is wrong, or null. */
     match(method: string, path: string): RouteMatch<R> | { allowed: string[] } | null {
       const segments = path.split("/").filter(Boolean);
-      const allowed: string[] = [];
+      let allowed: string[] | null = null;
       for (const c of compiled) {
-        if (c.segments.length !== segments.length) continue;
-        const params: Record<string, string> = {};
+        if (c.literals.length !== segments.length) continue;
         let ok = true;
         for (let i = 0; i < segments.length; i++) {
-          const want = c.segments[i]!;
-          const got = segments[i]!;
-          if (want.startsWith("{")) {
-            try {
-              params[want.slice(1, -1)] = decodeURIComponent(got);
-            } catch {
-              params[want.slice(1, -1)] = got;
-            }
-          } else if (want !== got) {
+          const want = c.literals[i];
+          if (want !== null && want !== segments[i]) {
             ok = false;
             break;
           }
         }
         if (!ok) continue;
         if (c.route.method !== method) {
+          allowed ??= [];
           allowed.push(c.route.method);
           continue;
         }
-        return { route: c.route, params, template: prefix + c.route.path };
+        const params: Record<string, string> = {};
+        for (let i = 0; i < segments.length; i++) {
+          const name = c.names[i];
+          if (name != null) params[name] = decode(segments[i]!);
+        }
+        return { route: c.route, params, template: c.template };
       }
-      return allowed.length > 0 ? { allowed } : null;
+      return allowed ? { allowed } : null;
     },
   };
 }

@@ -5,6 +5,12 @@ import { loadRender } from "./render-module";
 /** Renders email images for the public routes: on a pool of threads, or inline. */
 export interface ImageRenderer {
   render(kind: "gif" | "png", input: ImageInput): Promise<Uint8Array>;
+  /**
+   * Starts the pool now and resolves once each thread has drawn the default look, so the
+   * first image a client asks for finds fonts read and an atlas built. Inline rendering
+   * (`render.threads: 0`) has nothing to start.
+   */
+  prepare(): Promise<void>;
   /** Stops the pool's threads (after the requests in flight are answered). */
   close(): Promise<void>;
 }
@@ -37,6 +43,10 @@ export function createImageRenderer(config: RenderConfig): ImageRenderer {
       }
       const p = await poolOf();
       return kind === "gif" ? p.renderGif(input) : p.renderPng(input);
+    },
+    async prepare() {
+      if (config.threads === 0) return;
+      await (await poolOf()).ready;
     },
     async close() {
       // A pool that never started (the renderer is not installed) has nothing to stop.

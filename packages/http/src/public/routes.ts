@@ -98,18 +98,34 @@ export function createPublicRoutes(deps: {
   const renderer = createImageRenderer(deps.config.render);
   let unavailable: Promise<{ gif: Uint8Array; png: Uint8Array }> | undefined;
 
+  // Drawn once, on the render threads like every other image: never on the API's event loop.
+  // A refusal (the queue is full) or a failure is not kept, so a later request tries again.
   const unavailableImages = () => {
-    unavailable ??= loadRender().then(async (r) => ({
-      gif: await r.renderGif({ remainingSeconds: 0, frames: 1, ended: { text: UNAVAILABLE_TEXT } }),
-      png: await r.renderPng({ remainingSeconds: 0, ended: { text: UNAVAILABLE_TEXT } }),
-    }));
+    unavailable ??= Promise.all([
+      renderer.render("gif", { remainingSeconds: 0, frames: 1, ended: { text: UNAVAILABLE_TEXT } }),
+      renderer.render("png", { remainingSeconds: 0, ended: { text: UNAVAILABLE_TEXT } }),
+    ]).then(([gif, png]) => ({ gif, png }));
+    unavailable.catch(() => {
+      unavailable = undefined;
+    });
     return unavailable;
   };
 
   async function notShown(kind: Kind, status: number): Promise<ApiResponse> {
     if (kind === "gif" || kind === "png") {
-      const img = (await unavailableImages())[kind];
-      return binary(status, kind, img);
+      let images: { gif: Uint8Array; png: Uint8Array } | null = null;
+      try {
+        images = await unavailableImages();
+      } catch (error) {
+        if (!isQueueFull(error)) throw error;
+      }
+      if (images) return binary(status, kind, images[kind]);
+      // Saturated before the stand-in image was ever drawn: the status says it all.
+      return {
+        status,
+        headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+        body: `${UNAVAILABLE_TEXT}.`,
+      };
     }
     return {
       status,
@@ -320,6 +336,11 @@ export function createPublicRoutes(deps: {
     close: async () => {
       await Promise.all([views.flush(), viewerEvents.close()]);
       await renderer.close();
+    },
+    /** Starts the render threads and warms them (see ImageRenderer.prepare), then draws the stand-in. */
+    prepare: async () => {
+      await renderer.prepare();
+      await unavailableImages();
     },
     /** Draws an image on the same threads (the dashboard's unpublished previews). */
     render: (kind: "gif" | "png", input: ImageInput) => renderer.render(kind, input),
