@@ -10,6 +10,7 @@ const SECTIONS = [
   { path: "/usage", label: "Usage", owner: false },
   { path: "/keys", label: "API keys", owner: true },
   { path: "/webhooks", label: "Webhooks", owner: true },
+  { path: "/members", label: "Members", owner: true },
 ] as const;
 
 /** The hidden CSRF field every state-changing form carries. */
