@@ -165,6 +165,35 @@ describe("dashboard sessions, CSRF and roles", () => {
     expect(home.body_text).not.toContain("API keys");
   });
 
+  it("deletes a webhook destination only after the confirmation", async () => {
+    const { client } = await signedInUser(s);
+    await client.get("/dashboard/production/webhooks");
+    const added = await client.post("/dashboard/production/webhooks/destinations", {
+      url: "https://hooks.example.com/dashboard-delete",
+    });
+    expect(added.status).toBe(200);
+    const id = /destinations\/([0-9a-f-]{36})\/delete/.exec(added.body_text)![1]!;
+    const unconfirmed = await client.post(
+      `/dashboard/production/webhooks/destinations/${id}/delete`,
+      {},
+    );
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.body_text).toContain("Tick the box");
+    expect(unconfirmed.body_text).toContain("dashboard-delete");
+    const ok = await client.post(`/dashboard/production/webhooks/destinations/${id}/delete`, {
+      confirm: "yes",
+    });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get("location")).toBe("/dashboard/production/webhooks?notice=deleted");
+    const after = await client.get("/dashboard/production/webhooks?notice=deleted");
+    expect(after.body_text).toContain("Destination deleted.");
+    expect(after.body_text).not.toContain("dashboard-delete");
+    const again = await client.post(`/dashboard/production/webhooks/destinations/${id}/delete`, {
+      confirm: "yes",
+    });
+    expect(again.status).toBe(404);
+  });
+
   it("escapes what users typed", async () => {
     const { client } = await signedInUser(s);
     const res = await client.get("/dashboard/sign-in");
