@@ -52,20 +52,20 @@ async function membersPage(
   const rows = users.map((u) => {
     const self = u.id === ctx.user.id;
     const last = u.role === "owner" && owners === 1;
-    return html`<tr><td data-label="Email">${u.email}${self ? html` <span class="hint">(you)</span>` : ""}</td>
-<td data-label="Role"><form class="role" method="post" action="${ctx.envPath(`/members/${u.id}/role`)}">${csrfField(ctx)}
+    return html`<tr><td>${u.email}${self ? html` <span class="hint">(you)</span>` : ""}</td>
+<td><form class="role" method="post" action="${ctx.envPath(`/members/${u.id}/role`)}">${csrfField(ctx)}
 <label class="sr-only" for="role-${u.id}">Role of ${u.email}</label><select id="role-${u.id}" name="role">${ROLES.map((r) => html`<option value="${r.value}"${r.value === u.role ? html` selected` : ""}>${r.value}</option>`)}</select>
 <button class="secondary" type="submit">Change<span class="sr-only"> role of ${u.email}</span></button></form>${last ? html`<span class="hint">the only owner</span>` : ""}</td>
-<td data-label="Status"><span class="badge ${u.has_password ? "live" : "pending"}">${u.has_password ? "active" : "invited"}</span></td>
-<td data-label="Added">${when(u.created_at)}</td>
-<td data-label="Actions"><div class="actions"><form class="inline" method="post" action="${ctx.envPath(`/members/${u.id}/link`)}">${csrfField(ctx)}<button class="secondary" type="submit">New link<span class="sr-only"> for ${u.email}</span></button></form>
+<td><span class="badge ${u.has_password ? "live" : "pending"}">${u.has_password ? "active" : "invited"}</span></td>
+<td>${when(u.created_at)}</td>
+<td><div class="actions"><form class="inline" method="post" action="${ctx.envPath(`/members/${u.id}/link`)}">${csrfField(ctx)}<button class="secondary" type="submit">New link<span class="sr-only"> for ${u.email}</span></button></form>
 <form class="inline" method="post" action="${ctx.envPath(`/members/${u.id}/remove`)}" data-confirm="Remove ${u.email}? They are signed out at once and can no longer sign in.">${csrfField(ctx)}
 <label class="check"><input type="checkbox" name="confirm" value="yes" required> <span>Remove ${self ? "me" : "them"}</span></label>
 <button class="danger" type="submit">Remove<span class="sr-only"> ${u.email}</span></button></form></div></td></tr>`;
   });
   const content = html`${extra.panel ?? ""}
 <p>People who sign in to ${ctx.account.name}'s dashboard. Owners may do everything, including API keys, webhooks and members; members work with timers and usage. Members are the same in Production and Sandbox.</p>
-<div class="table"><table class="stack"><caption class="sr-only">Members of ${ctx.account.name}</caption><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Added</th><th scope="col">Actions</th></tr></thead>
+<div class="table"><table><caption class="sr-only">Members of ${ctx.account.name}</caption><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Added</th><th scope="col">Actions</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
 <h2>Invite someone</h2>
 <form class="panel" method="post" action="${ctx.envPath("/members")}">${csrfField(ctx)}
