@@ -212,6 +212,9 @@ describe.skipIf(!available)("dashboard in headless Chromium", () => {
     expect(stored.json.data.status).toBe("published");
     expect(stored.json.data.recurrence.rrule).toBe("FREQ=WEEKLY;BYDAY=MO,FR;BYHOUR=9;BYMINUTE=30");
 
+    await page.click("nav.main >> text=Timers");
+    await capture("timers-list");
+
     // 5. Revoke the key (with the confirmation) and see the API refuse it.
     await page.click("nav.main >> text=API keys");
     await page.check("form[action$='/revoke'] input[name=confirm]");

@@ -50,6 +50,7 @@ input[type=datetime-local],input[type=date],input[type=time],input[type=url],sel
 width:100%;max-width:32rem;padding:.5rem .6rem;border:1px solid var(--muted);border-radius:8px;background:var(--panel);color:var(--text);font:inherit}
 input[type=color]{width:3rem;height:2.2rem;border:1px solid var(--muted);border-radius:6px;background:var(--panel);padding:2px}
 textarea{min-height:5rem}
+input[type=checkbox],input[type=radio]{accent-color:var(--accent);width:1.1rem;height:1.1rem;flex:none;margin:0 .1rem}
 fieldset{border:1px solid var(--line);border-radius:var(--radius);padding:.5rem 1rem 1rem;margin:0 0 1rem;min-width:0}
 legend{font-weight:700;padding:0 .3rem}
 .check{display:flex;gap:.4rem;align-items:center;font-weight:400;margin:.3rem 0}
