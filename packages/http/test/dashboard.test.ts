@@ -276,6 +276,34 @@ describe("dashboard timers", () => {
     const key = await t.key("production");
     void key;
   });
+
+  it("previews a rule that ends on a date, and the ended look", async () => {
+    const { client } = await signedInUser(t);
+    const query = new URLSearchParams({
+      type: "recurring",
+      timezone: "Europe/Berlin",
+      freq: "DAILY",
+      at_time: "08:00",
+      starts_on: "2030-01-04",
+      rule_end: "until",
+      until: "2030-01-10",
+    });
+    for (const u of ["hours", "minutes"]) query.append("units", u);
+    const running = await client.get(`/dashboard/production/preview.png?${query}`);
+    expect(running.status, running.body_text).toBe(200);
+    expect(running.headers.get("tminus-preview-summary")).toMatch(
+      /^Every day at 08:00 \(Europe\/Berlin\), until 2030-01-10; next occurrence /,
+    );
+    query.set("preview_ended", "on");
+    const ended = await client.get(`/dashboard/production/preview.png?${query}`);
+    expect(ended.headers.get("tminus-preview-summary")).toMatch(/^Showing the ended look\. /);
+    expect(ended.status).toBe(200);
+    expect(ended.headers.get("content-type")).toBe("image/png");
+    query.set("until", "not a date");
+    const bad = await client.get(`/dashboard/production/preview.png?${query}`);
+    expect(bad.status).toBe(422);
+    expect(JSON.parse(bad.body_text).field).toBe("recurrence.rrule");
+  });
 });
 
 describe("dashboard settings", () => {
