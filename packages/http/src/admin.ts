@@ -84,9 +84,9 @@ export interface AdminOptions {
   now?: () => number;
 }
 
-/** Expected failures of admin operations (unknown account, key limit reached...). */
+/** Expected failures of admin operations (unknown account, key limit reached, last owner...). */
 export class AdminError extends Error {
-  readonly code: "not_found" | "limit_reached" | "invalid";
+  readonly code: "not_found" | "limit_reached" | "invalid" | "conflict";
   constructor(code: AdminError["code"], message: string) {
     super(message);
     this.name = "AdminError";
@@ -196,6 +196,20 @@ export function createAdmin(options: AdminOptions) {
       url: config.base_url === null ? null : config.base_url + path,
       expires_at: new Date(expires).toISOString(),
     };
+  }
+
+  async function lastOwnerGuard<T>(change: () => Promise<T>): Promise<T> {
+    try {
+      return await change();
+    } catch (err) {
+      if (err instanceof StoreError && err.code === "conflict") {
+        throw new AdminError(
+          "conflict",
+          "an account needs at least one owner: make another user an owner first",
+        );
+      }
+      throw err;
+    }
   }
 
   return {
@@ -374,6 +388,38 @@ export function createAdmin(options: AdminOptions) {
       if (!user) throw new AdminError("not_found", `no dashboard user with the email ${email}`);
       const account = (await store.getAccount(user.account_id))!;
       return { user: viewUser(user, account), link: await issueLink(user) };
+    },
+
+    /**
+     * Gives a user of the account another role. Demoting the account's last owner is refused
+     * (`AdminError` `conflict`); an unknown user is `not_found`.
+     */
+    async setUserRole(input: {
+      account: string;
+      id: string;
+      role: UserRole;
+    }): Promise<DashboardUserView> {
+      if (input.role !== "owner" && input.role !== "member") {
+        throw new AdminError("invalid", `the role must be owner or member, got "${input.role}"`);
+      }
+      const account = await requireAccount(input.account);
+      const user = await lastOwnerGuard(() =>
+        store.setUserRole({ id: input.id, account_id: account.id, role: input.role, now: now() }),
+      );
+      if (!user) throw new AdminError("not_found", "no such user in this account");
+      return viewUser(user, account);
+    },
+
+    /**
+     * Removes a user of the account; their sessions and links end with them. Removing the
+     * account's last owner is refused (`AdminError` `conflict`).
+     */
+    async removeUser(input: { account: string; id: string }): Promise<void> {
+      const account = await requireAccount(input.account);
+      const removed = await lastOwnerGuard(() =>
+        store.deleteUser({ id: input.id, account_id: account.id }),
+      );
+      if (!removed) throw new AdminError("not_found", "no such user in this account");
     },
 
     /** The dashboard users of an account. */

@@ -29,8 +29,9 @@ export function analyticsCutoff(config: TminusConfig, now: number): number {
  * Deletes, once, everything past its retention at `now`: request-log entries older than
  * `request_log_retention_days`, expired idempotency records, dead rate windows, webhook
  * deliveries settled more than `webhooks.delivery_retention_days` ago (and settled tracked
- * viewers as old), render analytics of days past `analytics.retention_days`, and every
- * analytics salt but today's and yesterday's. Idempotent: processes sharing a database may run
+ * viewers as old), render analytics of days past `analytics.retention_days`, every
+ * analytics salt but today's and yesterday's, expired dashboard sessions, expired or used
+ * set-password links, and sign-in attempt counts older than a day. Idempotent: processes sharing a database may run
  * it at once.
  */
 export function purgeExpired(store: Store, config: TminusConfig, now: number): Promise<void> {
@@ -43,6 +44,8 @@ export function purgeExpired(store: Store, config: TminusConfig, now: number): P
     render_analytics_before: analyticsCutoff(config, now),
     analytics_salts_before: now - (now % DAY_MS) - DAY_MS,
     viewer_events_before: webhooksBefore,
+    // Far older than any sign-in window (15 minutes): a window still counting is never cut.
+    sign_in_attempts_before: now - DAY_MS,
   });
 }
 

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./_harness";
 
 // The dashboard in a real browser: Debian's chromium through playwright-core. Under CI=true a
-// missing browser fails the run. Screenshots of every page at 1280x800 and 390x844 go to
-// artifacts/dashboard/ (gitignored; CI keeps them as artefacts).
+// missing browser fails the run. Screenshots of every page at 1280x800 and 390x844, in the
+// light and the dark theme, go to artifacts/dashboard/ (gitignored; CI keeps them as
+// artefacts), with a full-length one at 390 px.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const available = existsSync(CHROMIUM);
 if (!available && process.env.CI)
@@ -44,22 +45,70 @@ async function axe(p: Page): Promise<string[]> {
   return result;
 }
 
-/** Audits the current page with axe and saves it at both widths. */
+/**
+ * What is cut off at the viewport's width: buttons, links styled as buttons and form fields
+ * in the page's main content whose box reaches past the window's sides or past the visible
+ * part of a scrolling or clipping ancestor (a table scrolled in its card hides its last
+ * column there).
+ */
+async function clippedControls(p: Page): Promise<string[]> {
+  return p.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    const controls = document.querySelectorAll<HTMLElement>(
+      "main button, main a.button, main input:not([type=hidden]), main select, main textarea",
+    );
+    for (const el of controls) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue; // not shown (hidden, closed details)
+      let clipped = box.left < -0.5 || box.right > width + 0.5;
+      for (let a = el.parentElement; a && !clipped; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.overflowX === "visible") continue;
+        const frame = a.getBoundingClientRect();
+        clipped = box.left < frame.left - 0.5 || box.right > frame.right + 0.5;
+      }
+      if (clipped) {
+        const label = el.textContent?.trim() || el.getAttribute("name") || el.id;
+        out.push(
+          `${el.tagName.toLowerCase()} "${label}" at ${Math.round(box.left)}..${Math.round(box.right)}`,
+        );
+      }
+    }
+    return out;
+  });
+}
+
+/**
+ * Audits the current page with axe and saves it at both widths, in the light and the dark
+ * theme (prefers-color-scheme); at 390 px nothing may scroll sideways and no control may be
+ * cut off.
+ */
 async function capture(name: string): Promise<void> {
   await page.waitForLoadState("load");
-  audited.push({ name, violations: await axe(page) });
-  for (const [w, h] of [
-    [1280, 800],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: join(SHOTS, `${name}-${w}.png`), fullPage: false });
-    // Nothing may scroll sideways at phone width, tables excepted (they scroll in their box).
-    if (w === 390) {
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
-      expect(overflow, `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const suffix = scheme === "dark" ? "-dark" : "";
+    await page.setViewportSize({ width: 1280, height: 800 });
+    audited.push({ name: `${name}${suffix}`, violations: await axe(page) });
+    for (const [w, h] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: join(SHOTS, `${name}${suffix}-${w}.png`), fullPage: false });
+      if (w === 390) {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(overflow, `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
+        expect(await clippedControls(page), `${name}: controls cut off at 390 px`).toEqual([]);
+        if (scheme === "light") {
+          audited.push({ name: `${name}-390`, violations: await axe(page) });
+          await page.screenshot({ path: join(SHOTS, `${name}-390-full.png`), fullPage: true });
+        }
+      }
     }
   }
+  await page.emulateMedia({ colorScheme: "light" });
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
@@ -163,6 +212,9 @@ describe.skipIf(!available)("dashboard in headless Chromium", () => {
     expect(stored.json.data.status).toBe("published");
     expect(stored.json.data.recurrence.rrule).toBe("FREQ=WEEKLY;BYDAY=MO,FR;BYHOUR=9;BYMINUTE=30");
 
+    await page.click("nav.main >> text=Timers");
+    await capture("timers-list");
+
     // 5. Revoke the key (with the confirmation) and see the API refuse it.
     await page.click("nav.main >> text=API keys");
     await page.check("form[action$='/revoke'] input[name=confirm]");
@@ -176,9 +228,24 @@ describe.skipIf(!available)("dashboard in headless Chromium", () => {
     await page.click("nav.main >> text=Usage");
     await capture("usage");
     await page.click("nav.main >> text=Webhooks");
+    await page.fill("#d-url", "https://hooks.example.com/tminus");
+    await page.fill("#d-description", "Order system");
+    await page.click("text=Add destination");
+    await expect.poll(() => page.textContent("#secret-title")).toBe("Destination added");
+    await page.click("nav.main >> text=Webhooks");
     await capture("webhooks");
+
+    // Members: invite a member, see the one-time link once, find them in the list.
+    await page.click("nav.main >> text=Members");
+    await capture("members");
+    await page.fill("#invite-email", "writer@example.com");
+    await page.click("form[action$='/members'] button[type=submit]");
+    const invite = await page.inputValue("#secret");
+    expect(invite).toMatch(/\/dashboard\/set-password\?token=/);
+    expect(await page.textContent("tbody")).toContain("writer@example.com");
+    await capture("members-invited");
     await page.click(".env >> text=Sandbox");
-    await page.waitForURL(/\/dashboard\/sandbox\/webhooks$/);
+    await page.waitForURL(/\/dashboard\/sandbox\/members$/);
     await page.click("button:has-text('Sign out')");
     await page.waitForURL(/sign-in/);
     await capture("sign-in");

@@ -165,6 +165,35 @@ describe("dashboard sessions, CSRF and roles", () => {
     expect(home.body_text).not.toContain("API keys");
   });
 
+  it("deletes a webhook destination only after the confirmation", async () => {
+    const { client } = await signedInUser(s);
+    await client.get("/dashboard/production/webhooks");
+    const added = await client.post("/dashboard/production/webhooks/destinations", {
+      url: "https://hooks.example.com/dashboard-delete",
+    });
+    expect(added.status).toBe(200);
+    const id = /destinations\/([0-9a-f-]{36})\/delete/.exec(added.body_text)![1]!;
+    const unconfirmed = await client.post(
+      `/dashboard/production/webhooks/destinations/${id}/delete`,
+      {},
+    );
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.body_text).toContain("Tick the box");
+    expect(unconfirmed.body_text).toContain("dashboard-delete");
+    const ok = await client.post(`/dashboard/production/webhooks/destinations/${id}/delete`, {
+      confirm: "yes",
+    });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get("location")).toBe("/dashboard/production/webhooks?notice=deleted");
+    const after = await client.get("/dashboard/production/webhooks?notice=deleted");
+    expect(after.body_text).toContain("Destination deleted.");
+    expect(after.body_text).not.toContain("dashboard-delete");
+    const again = await client.post(`/dashboard/production/webhooks/destinations/${id}/delete`, {
+      confirm: "yes",
+    });
+    expect(again.status).toBe(404);
+  });
+
   it("escapes what users typed", async () => {
     const { client } = await signedInUser(s);
     const res = await client.get("/dashboard/sign-in");
@@ -246,6 +275,34 @@ describe("dashboard timers", () => {
     expect(JSON.parse(bad.body_text).field).toBe("timezone");
     const key = await t.key("production");
     void key;
+  });
+
+  it("previews a rule that ends on a date, and the ended look", async () => {
+    const { client } = await signedInUser(t);
+    const query = new URLSearchParams({
+      type: "recurring",
+      timezone: "Europe/Berlin",
+      freq: "DAILY",
+      at_time: "08:00",
+      starts_on: "2030-01-04",
+      rule_end: "until",
+      until: "2030-01-10",
+    });
+    for (const u of ["hours", "minutes"]) query.append("units", u);
+    const running = await client.get(`/dashboard/production/preview.png?${query}`);
+    expect(running.status, running.body_text).toBe(200);
+    expect(running.headers.get("tminus-preview-summary")).toMatch(
+      /^Every day at 08:00 \(Europe\/Berlin\), until 2030-01-10; next occurrence /,
+    );
+    query.set("preview_ended", "on");
+    const ended = await client.get(`/dashboard/production/preview.png?${query}`);
+    expect(ended.headers.get("tminus-preview-summary")).toMatch(/^Showing the ended look\. /);
+    expect(ended.status).toBe(200);
+    expect(ended.headers.get("content-type")).toBe("image/png");
+    query.set("until", "not a date");
+    const bad = await client.get(`/dashboard/production/preview.png?${query}`);
+    expect(bad.status).toBe(422);
+    expect(JSON.parse(bad.body_text).field).toBe("recurrence.rrule");
   });
 });
 

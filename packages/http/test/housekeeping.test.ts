@@ -109,4 +109,47 @@ describe("housekeeping ownership", () => {
     expect(await s.stored()).not.toContain(s.old);
     await s.close();
   });
+
+  it("the job deletes expired dashboard sessions and links, and day-old sign-in counts", async () => {
+    const s = await scenario(false);
+    await s.settle();
+    const account = (await s.store.findAccountByName("hk"))!;
+    const user = await s.store.createUser({
+      id: crypto.randomUUID(),
+      account_id: account.id,
+      email: "hk@example.com",
+      role: "owner",
+      now: T0,
+    });
+    await s.store.createSession({
+      id_hash: "a".repeat(64),
+      user_id: user.id,
+      expires_at: T0 + DAY,
+      now: T0,
+    });
+    await s.store.createPasswordLink({
+      token_hash: "b".repeat(64),
+      user_id: user.id,
+      expires_at: T0 + DAY,
+      now: T0,
+    });
+    const attempt = () =>
+      s.store.countSignInAttempt({
+        key: "email:hk@example.com",
+        window_ms: 900_000,
+        max: 1,
+        now: T0,
+      });
+    await attempt();
+    await createHousekeepingJob({
+      store: s.store,
+      config: s.config,
+      now: () => T0 + 2 * DAY,
+    }).runOnce();
+    // Asked at T0, when both were alive: only deleted rows are missing.
+    expect(await s.store.findSession({ id_hash: "a".repeat(64), now: T0 })).toBeNull();
+    expect(await s.store.findPasswordLink({ token_hash: "b".repeat(64), now: T0 })).toBeNull();
+    expect((await attempt()).allowed).toBe(true);
+    await s.close();
+  });
 });

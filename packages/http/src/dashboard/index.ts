@@ -17,6 +17,7 @@ import { html } from "./html";
 import { page, plainPage } from "./layout";
 import { authRoutes } from "./pages/auth";
 import { keyRoutes } from "./pages/keys";
+import { memberRoutes } from "./pages/members";
 import { overviewRoutes } from "./pages/overview";
 import type { PageRoute } from "./pages/route";
 import { timerRoutes } from "./pages/timers";
@@ -32,6 +33,7 @@ const PAGES: readonly PageRoute[] = [
   ...timerRoutes,
   ...usageRoutes,
   ...webhookRoutes,
+  ...memberRoutes,
 ];
 
 const ENVIRONMENTS = new Set<string>(["production", "sandbox"]);

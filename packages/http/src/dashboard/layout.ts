@@ -2,6 +2,7 @@ import type { Environment } from "@tminus/store";
 import type { PageContext } from "./context";
 import { CSRF_FIELD } from "./csrf";
 import { html, type SafeHtml } from "./html";
+import { labelTableCells } from "./table-labels";
 
 /** The sections of the navigation; `owner` ones are hidden from members. */
 const SECTIONS = [
@@ -10,6 +11,7 @@ const SECTIONS = [
   { path: "/usage", label: "Usage", owner: false },
   { path: "/keys", label: "API keys", owner: true },
   { path: "/webhooks", label: "Webhooks", owner: true },
+  { path: "/members", label: "Members", owner: true },
 ] as const;
 
 /** The hidden CSRF field every state-changing form carries. */
@@ -58,7 +60,7 @@ ${(["production", "sandbox"] as const).map(
 <main id="content" tabindex="-1"><h1>${input.title}</h1>
 ${input.notice ? html`<p class="notice" role="status">${input.notice}</p>` : ""}
 ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
-${input.content}</main>
+${labelTableCells(input.content)}</main>
 <footer><span>Signed in as ${ctx.user.email} (${ctx.user.role})</span>
 <form class="inline" method="post" action="${ctx.place.path}/sign-out">${csrfField(ctx)}<button class="secondary" type="submit">Sign out</button></form>
 <form class="inline" method="post" action="${ctx.place.path}/sign-out-everywhere">${csrfField(ctx)}<button class="secondary" type="submit">Sign out everywhere</button></form></footer>`;
@@ -70,7 +72,7 @@ export function plainPage(input: { assets: string; title: string; content: SafeH
   return documentShell({
     title: input.title,
     assets: input.assets,
-    body: html`<main id="content" class="narrow"><h1>${input.title}</h1>${input.content}</main>`,
+    body: html`<main id="content" class="narrow"><h1>${input.title}</h1>${labelTableCells(input.content)}</main>`,
   });
 }
 

@@ -50,8 +50,9 @@ export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promi
     ctx.now,
   );
   const bytes = await deps.renderImage("png", {
-    remainingSeconds: status.remaining.total_seconds,
-    running: true,
+    // "Show the ended look": what viewers see after the end, drawn at zero.
+    remainingSeconds: values.preview_ended ? 0 : status.remaining.total_seconds,
+    running: !values.preview_ended,
     look: definition.look,
     ended: definition.ended,
     width: 600,
@@ -64,6 +65,7 @@ export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promi
   if (definition.type === "recurring") {
     summary = `${describeRule(values)}; next occurrence ${at ?? "none"}`;
   }
+  if (values.preview_ended) summary = `Showing the ended look. ${summary}`;
   return {
     status: 200,
     headers: {

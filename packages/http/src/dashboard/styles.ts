@@ -13,6 +13,8 @@ export const DASHBOARD_CSS = `
 body{margin:0;background:var(--bg);color:var(--text)}
 a{color:var(--accent)}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+input:focus,input:focus-within{outline:3px solid var(--accent);outline-offset:2px}
+fieldset fieldset{margin-top:.75rem}
 .skip{position:absolute;left:-999px;top:0;background:var(--panel);padding:.5rem 1rem;z-index:9}
 .skip:focus{left:.5rem}
 header.top{background:var(--panel);border-bottom:1px solid var(--line)}
@@ -48,6 +50,7 @@ input[type=datetime-local],input[type=date],input[type=time],input[type=url],sel
 width:100%;max-width:32rem;padding:.5rem .6rem;border:1px solid var(--muted);border-radius:8px;background:var(--panel);color:var(--text);font:inherit}
 input[type=color]{width:3rem;height:2.2rem;border:1px solid var(--muted);border-radius:6px;background:var(--panel);padding:2px}
 textarea{min-height:5rem}
+input[type=checkbox],input[type=radio]{accent-color:var(--accent);width:1.1rem;height:1.1rem;flex:none;margin:0 .1rem}
 fieldset{border:1px solid var(--line);border-radius:var(--radius);padding:.5rem 1rem 1rem;margin:0 0 1rem;min-width:0}
 legend{font-weight:700;padding:0 .3rem}
 .check{display:flex;gap:.4rem;align-items:center;font-weight:400;margin:.3rem 0}
@@ -60,6 +63,7 @@ button.secondary,.button.secondary{background:transparent;color:var(--accent)}
 button.danger{background:var(--danger);border-color:var(--danger);color:#fff}
 @media (prefers-color-scheme:dark){button.danger{color:#1a0b0a}}
 form.inline{display:inline}
+form.role{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}form.role select{width:auto}form.role button{margin:0}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .notice{padding:.7rem 1rem;border-radius:8px;border:1px solid var(--ok);color:var(--ok);background:var(--panel);margin-bottom:1rem}
 .error{padding:.7rem 1rem;border-radius:8px;border:1px solid var(--danger);color:var(--danger);background:var(--panel);margin-bottom:1rem}
@@ -87,6 +91,14 @@ input.short{width:6rem}
 footer{max-width:1200px;margin:2rem auto;padding:1rem;color:var(--muted);font-size:.85rem;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 @media (max-width:800px){.builder{grid-template-columns:1fr}
 .builder .preview{order:-1;top:0;z-index:2;padding:.5rem;box-shadow:0 2px 6px rgb(0 0 0/.15)}
-.builder .preview h2{font-size:1rem;margin:0}.builder .preview p{margin:.2rem 0}h1{font-size:1.35rem}
-th.opt,td.opt{display:none}}
+.builder .preview h2{font-size:1rem;margin:0}.builder .preview p{margin:.2rem 0}h1{font-size:1.35rem}}
+@media (min-width:641px) and (max-width:800px){th.opt,td.opt{display:none}}
+@media (max-width:640px){.table{overflow:visible;background:transparent;border:0;border-radius:0}
+.table table,.table tbody,.table tr,.table td{display:block;width:100%}
+.table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.table tr{background:var(--panel);border:1px solid var(--line);border-radius:var(--radius);margin:0 0 .75rem;padding:.3rem 0}
+.table td{border:0;padding:.3rem .9rem;overflow-wrap:anywhere}
+.table td[data-label]::before{content:attr(data-label);display:block;font-weight:600;font-size:.8rem;color:var(--muted)}
+.table td[colspan]::before{display:none}
+.secret input{min-width:0;flex:1 1 12rem}}
 `;

@@ -37,6 +37,8 @@ export interface TimerFormValues {
   duration_days: string;
   duration_hours: string;
   duration_minutes: string;
+  /** Evergreen: no viewer's countdown runs past this wall time (empty: no cap). */
+  not_after_local: string;
   freq: string;
   interval: string;
   byday: string[];
@@ -44,6 +46,10 @@ export interface TimerFormValues {
   at_time: string;
   starts_on: string;
   hold_minutes: string;
+  /** How the rule ends: never, after `count` occurrences, or on the `until` date. */
+  rule_end: string;
+  count: string;
+  until: string;
   source: string;
   offset_hours: string;
   require_signature: boolean;
@@ -63,6 +69,10 @@ export interface TimerFormValues {
   transparent: boolean;
   dark_variant: boolean;
   ended_text: string;
+  ended_image_url: string;
+  ended_redirect_url: string;
+  /** Preview only (never saved): draw the ended look instead of the running countdown. */
+  preview_ended: boolean;
 }
 
 /** The builder's starting values: a fixed timer a week from now in UTC, the default look. */
@@ -73,9 +83,11 @@ export function defaultFormValues(now: number): TimerFormValues {
     type: "fixed",
     timezone: "Etc/UTC",
     deadline_local: `${inAWeek.slice(0, 10)}T12:00`,
-    duration_days: "0",
-    duration_hours: "24",
+    // A day as 1 day 0 hours: the hours field allows 0 to 23, so "24" would block the form.
+    duration_days: "1",
+    duration_hours: "0",
     duration_minutes: "0",
+    not_after_local: "",
     freq: "WEEKLY",
     interval: "1",
     byday: ["FR"],
@@ -83,6 +95,9 @@ export function defaultFormValues(now: number): TimerFormValues {
     at_time: "17:00",
     starts_on: inAWeek.slice(0, 10),
     hold_minutes: "0",
+    rule_end: "never",
+    count: "10",
+    until: "",
     source: "deadline",
     offset_hours: "48",
     require_signature: false,
@@ -102,6 +117,9 @@ export function defaultFormValues(now: number): TimerFormValues {
     transparent: DEFAULT_LOOK.transparent,
     dark_variant: false,
     ended_text: "Ended",
+    ended_image_url: "",
+    ended_redirect_url: "",
+    preview_ended: false,
   };
 }
 
@@ -122,6 +140,7 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     duration_days: text("duration_days"),
     duration_hours: text("duration_hours"),
     duration_minutes: text("duration_minutes"),
+    not_after_local: text("not_after_local"),
     freq: text("freq"),
     interval: text("interval"),
     byday: form.getAll("byday"),
@@ -129,6 +148,9 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     at_time: text("at_time"),
     starts_on: text("starts_on"),
     hold_minutes: text("hold_minutes"),
+    rule_end: text("rule_end"),
+    count: text("count"),
+    until: text("until"),
     source: text("source"),
     offset_hours: text("offset_hours"),
     require_signature: form.get("require_signature") === "on",
@@ -148,6 +170,9 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     transparent: form.get("transparent") === "on",
     dark_variant: form.get("dark_variant") === "on",
     ended_text: text("ended_text"),
+    ended_image_url: text("ended_image_url"),
+    ended_redirect_url: text("ended_redirect_url"),
+    preview_ended: form.get("preview_ended") === "on",
   };
 }
 
@@ -176,6 +201,9 @@ export function ruleOf(v: TimerFormValues): string {
   if (freq === "WEEKLY" && v.byday.length > 0) parts.push(`BYDAY=${v.byday.join(",")}`);
   if (freq === "MONTHLY") parts.push(`BYMONTHDAY=${v.bymonthday}`);
   parts.push(`BYHOUR=${Number(hour ?? 0)}`, `BYMINUTE=${Number(minute ?? 0)}`);
+  if (v.rule_end === "count") parts.push(`COUNT=${v.count}`);
+  // A date UNTIL: the last day (inclusive) in the timer's own wall time.
+  if (v.rule_end === "until") parts.push(`UNTIL=${v.until.replaceAll("-", "")}`);
   return parts.join(";");
 }
 
@@ -190,7 +218,10 @@ export function describeRule(v: TimerFormValues): string {
     text += ` on ${names.join(", ")}`;
   }
   if (freq === "MONTHLY") text += ` on day ${v.bymonthday}`;
-  return `${text} at ${v.at_time} (${v.timezone})`;
+  text += ` at ${v.at_time} (${v.timezone})`;
+  if (v.rule_end === "count") text += `, ${v.count} time${v.count === "1" ? "" : "s"}`;
+  if (v.rule_end === "until") text += `, until ${v.until}`;
+  return text;
 }
 
 /** The look of the builder's fields, as the API's `look` object. */
@@ -220,7 +251,11 @@ export function timerBodyOf(v: TimerFormValues): Record<string, unknown> {
     name: v.name === "" ? "Untitled timer" : v.name,
     timezone: v.timezone,
     look: lookOf(v),
-    ended: { text: v.ended_text },
+    ended: {
+      text: v.ended_text,
+      ...(v.ended_image_url ? { image_url: v.ended_image_url } : {}),
+      ...(v.ended_redirect_url ? { redirect_url: v.ended_redirect_url } : {}),
+    },
   };
   switch (v.type) {
     case "duration": {
@@ -228,7 +263,12 @@ export function timerBodyOf(v: TimerFormValues): Record<string, unknown> {
         (Number(v.duration_days) || 0) * 86_400 +
         (Number(v.duration_hours) || 0) * 3_600 +
         (Number(v.duration_minutes) || 0) * 60;
-      return { type: "duration", ...common, duration_seconds: seconds };
+      return {
+        type: "duration",
+        ...common,
+        duration_seconds: seconds,
+        ...(v.not_after_local ? { not_after: deadlineAt(v.not_after_local, v.timezone) } : {}),
+      };
     }
     case "recurring":
       return {
@@ -256,6 +296,61 @@ export function timerBodyOf(v: TimerFormValues): Record<string, unknown> {
     default:
       return { type: v.type, ...common, deadline_at: deadlineAt(v.deadline_local, v.timezone) };
   }
+}
+
+/** An instant as the wall time in `zone`, for a datetime-local field. */
+function wallTime(instant: string, zone: string): string {
+  const at = Date.parse(instant);
+  return new Date(at + zoneOffsetMs(zone, at)).toISOString().slice(0, 16);
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The PATCH body of an edit, with what the builder does not show carried over from the
+ * stored timer: PATCH replaces `look`, `ended`, `recurrence` and `personalization` whole, so
+ * sending only the builder's fields would drop the rest (exdates, a matte colour, the dark
+ * variant's colours, a personalization fallback...). A field the stored timer derived (matte
+ * from the background, largest unit from the units) is left to be derived again.
+ */
+export function keepUnshown(stored: TimerDefinition, change: Json): Json {
+  const out: Json = { ...change };
+  const was = stored as unknown as Json;
+  const look = out.look;
+  if (isObject(look)) {
+    const old = stored.look;
+    const kept: Json = {};
+    if (old.brand_color !== null) kept.brand_color = old.brand_color;
+    if (old.cta !== null) kept.cta = old.cta;
+    if (old.matte_color !== old.background_color) kept.matte_color = old.matte_color;
+    if (old.largest_unit !== (old.units[0] === "seconds" ? "minutes" : old.units[0])) {
+      kept.largest_unit = old.largest_unit;
+    }
+    out.look = {
+      ...kept,
+      ...look,
+      // The builder only switches the dark variant on or off; its colours are kept.
+      dark: look.dark === null ? null : (old.dark ?? look.dark),
+    };
+  }
+  for (const key of ["ended", "recurrence", "personalization"] as const) {
+    const sent = out[key];
+    const before = was[key];
+    if (isObject(sent) && isObject(before)) out[key] = { ...before, ...sent };
+  }
+  // The builder's "ended" fields are all shown: an emptied one is removed, not kept.
+  if (isObject(out.ended) && isObject(change.ended)) {
+    for (const f of ["image_url", "redirect_url"]) if (!(f in change.ended)) delete out.ended[f];
+  }
+  if (isObject(out.personalization) && isObject(change.personalization)) {
+    const sent = change.personalization;
+    if (sent.source === "deadline") delete out.personalization.offset_seconds;
+  }
+  // An evergreen timer's cap: the builder shows it, so an emptied field clears it.
+  if (stored.type === "duration" && !("not_after" in change)) out.not_after = null;
+  return out;
 }
 
 /** The builder's fields for an existing timer (editing, or building from a copy). */
@@ -286,21 +381,23 @@ export function formValuesOf(
     transparent: look.transparent,
     dark_variant: look.dark !== null,
     ended_text: definition.ended.text,
+    ended_image_url: definition.ended.image_url ?? "",
+    ended_redirect_url: definition.ended.redirect_url ?? "",
   });
   if (definition.type === "fixed") {
     // A wall-clock deadline is shown as sent; an instant as the wall time in the timer's zone.
     if (definition.deadline_local !== undefined) {
       v.deadline_local = definition.deadline_local.slice(0, 16);
     } else {
-      const at = Date.parse(definition.deadline_at!);
-      const local = new Date(at + zoneOffsetMs(definition.timezone, at)).toISOString();
-      v.deadline_local = local.slice(0, 16);
+      v.deadline_local = wallTime(definition.deadline_at!, definition.timezone);
     }
   } else if (definition.type === "duration") {
     const s = definition.duration_seconds;
     v.duration_days = String(Math.floor(s / 86_400));
     v.duration_hours = String(Math.floor((s % 86_400) / 3600));
     v.duration_minutes = String(Math.floor((s % 3600) / 60));
+    if (definition.not_after !== undefined)
+      v.not_after_local = wallTime(definition.not_after, definition.timezone);
   } else if (definition.type === "recurring") {
     const rule = new Map(
       definition.recurrence.rrule.split(";").map((p) => p.split("=") as [string, string]),
@@ -309,6 +406,15 @@ export function formValuesOf(
     v.interval = rule.get("INTERVAL") ?? "1";
     v.byday = (rule.get("BYDAY") ?? "").split(",").filter(Boolean);
     v.bymonthday = rule.get("BYMONTHDAY") ?? "1";
+    const count = rule.get("COUNT");
+    const until = rule.get("UNTIL");
+    if (count !== undefined) {
+      v.rule_end = "count";
+      v.count = count;
+    } else if (until !== undefined) {
+      v.rule_end = "until";
+      v.until = `${until.slice(0, 4)}-${until.slice(4, 6)}-${until.slice(6, 8)}`;
+    }
     const start = formatLocalDateTime(parseLocalDateTime(definition.recurrence.dtstart)!);
     v.starts_on = start.slice(0, 10);
     v.at_time = start.slice(11, 16);

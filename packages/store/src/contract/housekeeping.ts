@@ -13,6 +13,11 @@ export interface PurgeInput {
    * this, and the daily caps' counters of days before it; absent: kept.
    */
   viewer_events_before?: number;
+  /**
+   * Sign-in attempt windows starting before this; absent: kept. Expired dashboard sessions
+   * and expired or used password links (dead at `now`) are always deleted.
+   */
+  sign_in_attempts_before?: number;
 }
 
 /**
@@ -40,7 +45,9 @@ export interface HousekeepingStore {
    * `request_log_before`, rate windows older than `rate_windows_before`, and webhook
    * deliveries settled (succeeded or failed) before `webhook_deliveries_before` with their
    * attempts and the events no delivery needs any more. Pending deliveries are never purged.
-   * With the optional cutoffs: render analytics, analytics salts and settled tracked viewers.
+   * Dashboard sessions expired at `now` and password links expired or used by then go too.
+   * With the optional cutoffs: render analytics, analytics salts, settled tracked viewers and
+   * sign-in attempt windows.
    * Works in bounded batches, so a large backlog never holds a lock for long.
    */
   purge(input: PurgeInput): Promise<void>;

@@ -55,6 +55,23 @@ export interface UserStore {
   /** The account's users, oldest first. */
   listUsers(account_id: string): Promise<DashboardUser[]>;
   /**
+   * Atomic: gives a user of the account another role. Demoting the account's last owner
+   * throws `StoreError` `conflict` and changes nothing, even when two demotions race. Null
+   * when the account has no such user.
+   */
+  setUserRole(input: {
+    id: string;
+    account_id: string;
+    role: UserRole;
+    now: number;
+  }): Promise<DashboardUser | null>;
+  /**
+   * Atomic: removes a user of the account with their sessions and password links (they are
+   * signed out at once). Removing the account's last owner throws `StoreError` `conflict`;
+   * false when the account has no such user.
+   */
+  deleteUser(input: { id: string; account_id: string }): Promise<boolean>;
+  /**
    * Stores a one-time set-password link for a user (its token's SHA-256 hash). Earlier
    * unused links of the user stop working: only the newest link counts.
    */

@@ -40,6 +40,16 @@ export function createHousekeepingQueries(db: Db): HousekeepingQueries {
          DELETE FROM rate_windows WHERE window_start < $3`,
         [now, request_log_before, rate_windows_before],
       );
+      // Dead dashboard sessions and links, and old sign-in windows (when a cutoff is given).
+      await db.query(
+        `WITH sessions AS (
+           DELETE FROM user_sessions WHERE expires_at <= $1
+         ), links AS (
+           DELETE FROM user_password_links WHERE expires_at <= $1 OR used_at IS NOT NULL
+         )
+         DELETE FROM sign_in_attempts WHERE window_start < $2`,
+        [now, input.sign_in_attempts_before ?? null],
+      );
       // Analytics and tracked viewers: one statement, each cutoff applied only when given.
       await db.query(
         `WITH views AS (

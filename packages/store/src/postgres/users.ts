@@ -1,5 +1,11 @@
-import type { DashboardSession, DashboardUser, UserRole, UserStore } from "../contract";
-import type { Db } from "./_db";
+import {
+  type DashboardSession,
+  type DashboardUser,
+  StoreError,
+  type UserRole,
+  type UserStore,
+} from "../contract";
+import type { Db, Query } from "./_db";
 import { mapConstraintError } from "./_errors";
 import { ms } from "./_sql";
 
@@ -36,6 +42,30 @@ function toSession(row: SessionRow): DashboardSession {
   };
 }
 
+/**
+ * The account's user `id` (null when there is none); with `action`, throws `conflict` when
+ * that user is the account's last owner. Call under the account's row lock.
+ */
+async function ownerCheck(
+  query: Query,
+  id: string,
+  account_id: string,
+  action: "demote" | "remove" | null,
+): Promise<UserRow | null> {
+  const { rows } = await query<UserRow & { owners: number }>(
+    `SELECT ${USER_COLUMNS},
+       (SELECT count(*)::int FROM users o WHERE o.account_id = $2 AND o.role = 'owner') AS owners
+     FROM users WHERE id = $1 AND account_id = $2`,
+    [id, account_id],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  if (action && row.role === "owner" && row.owners <= 1) {
+    throw new StoreError("conflict", `cannot ${action} the account's last owner`);
+  }
+  return row;
+}
+
 /** The user, link, session and sign-in methods of the PostgreSQL adapter. */
 export function createPostgresUserStore(db: Db): UserStore {
   const oneUser = async (sql: string, values: unknown[]) => {
@@ -64,6 +94,29 @@ export function createPostgresUserStore(db: Db): UserStore {
       );
       return rows.map(toUser);
     },
+    setUserRole: ({ id, account_id, role, now }) =>
+      db.transaction(async (query) => {
+        // The account's row lock serializes role changes and removals: two racing demotions
+        // of the last two owners cannot both see the other one still an owner.
+        await query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [account_id]);
+        const target = await ownerCheck(query, id, account_id, role === "owner" ? null : "demote");
+        if (!target) return null;
+        const { rows } = await query<UserRow>(
+          `UPDATE users SET role = $1, updated_at = $2 WHERE id = $3 RETURNING ${USER_COLUMNS}`,
+          [role, now, id],
+        );
+        return rows[0] ? toUser(rows[0]) : null;
+      }),
+    deleteUser: ({ id, account_id }) =>
+      db.transaction(async (query) => {
+        await query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [account_id]);
+        const target = await ownerCheck(query, id, account_id, "remove");
+        if (!target) return false;
+        await query("DELETE FROM user_sessions WHERE user_id = $1", [id]);
+        await query("DELETE FROM user_password_links WHERE user_id = $1", [id]);
+        await query("DELETE FROM users WHERE id = $1", [id]);
+        return true;
+      }),
     async createPasswordLink({ token_hash, user_id, expires_at, now }) {
       // One statement: the user's earlier links go as the new one arrives.
       await db.query(

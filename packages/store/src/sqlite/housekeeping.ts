@@ -22,6 +22,11 @@ export function createHousekeepingQueries(db: SqliteDatabase): HousekeepingQueri
     "DELETE FROM viewer_events WHERE end_check_at IS NULL AND started_at < ?",
   );
   const purgeViewerDays = db.prepare("DELETE FROM viewer_event_days WHERE day < ?");
+  const purgeSessions = db.prepare("DELETE FROM user_sessions WHERE expires_at <= ?");
+  const purgeLinks = db.prepare(
+    "DELETE FROM user_password_links WHERE expires_at <= ? OR used_at IS NOT NULL",
+  );
+  const purgeSignIns = db.prepare("DELETE FROM sign_in_attempts WHERE window_start < ?");
   const oldSettled = db.prepare(
     `SELECT id, event_id FROM webhook_deliveries
      WHERE status <> 'pending' AND updated_at < ? ORDER BY updated_at LIMIT ?`,
@@ -51,6 +56,11 @@ export function createHousekeepingQueries(db: SqliteDatabase): HousekeepingQueri
     purgeIdempotency.run(input.now);
     purgeLog.run(input.request_log_before);
     purgeWindows.run(input.rate_windows_before);
+    purgeSessions.run(input.now);
+    purgeLinks.run(input.now);
+    if (input.sign_in_attempts_before !== undefined) {
+      purgeSignIns.run(input.sign_in_attempts_before);
+    }
     if (input.render_analytics_before !== undefined) {
       purgeViews.run(input.render_analytics_before);
       purgeViewers.run(input.render_analytics_before);

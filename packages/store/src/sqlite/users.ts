@@ -1,4 +1,5 @@
 import type { DashboardSession, DashboardUser, UserStore } from "../contract";
+import { StoreError } from "../contract";
 import { mapConstraintError } from "./_errors";
 import type { SqliteDatabase } from "./database";
 
@@ -15,6 +16,16 @@ export function createSqliteUserStore(db: SqliteDatabase): UserStore {
   const usersOf = db.prepare(
     `SELECT ${USER_COLUMNS} FROM users WHERE account_id = ? ORDER BY created_at, id`,
   );
+  const userInAccount = db.prepare(
+    `SELECT ${USER_COLUMNS} FROM users WHERE id = ? AND account_id = ?`,
+  );
+  const otherOwners = db.prepare(
+    "SELECT count(*) AS n FROM users WHERE account_id = ? AND role = 'owner' AND id <> ?",
+  );
+  const setRole = db.prepare(
+    `UPDATE users SET role = ?, updated_at = ? WHERE id = ? RETURNING ${USER_COLUMNS}`,
+  );
+  const dropUser = db.prepare("DELETE FROM users WHERE id = ?");
   const dropLinks = db.prepare("DELETE FROM user_password_links WHERE user_id = ?");
   const insertLink = db.prepare(
     `INSERT INTO user_password_links (token_hash, user_id, created_at, expires_at, used_at)
@@ -50,6 +61,29 @@ export function createSqliteUserStore(db: SqliteDatabase): UserStore {
 
   const user = (row: unknown) => (row ? (row as DashboardUser) : null);
 
+  /** Throws when `target` is the last owner of its account. */
+  const keepAnOwner = (target: DashboardUser, action: string) => {
+    if (target.role !== "owner") return;
+    const { n } = otherOwners.get(target.account_id, target.id) as { n: number };
+    if (n === 0) throw new StoreError("conflict", `cannot ${action} the account's last owner`);
+  };
+  const roleTx = db.transaction(
+    (input: Parameters<UserStore["setUserRole"]>[0]): DashboardUser | null => {
+      const target = user(userInAccount.get(input.id, input.account_id));
+      if (!target) return null;
+      if (input.role !== "owner") keepAnOwner(target, "demote");
+      return user(setRole.get(input.role, input.now, input.id));
+    },
+  );
+  const deleteUserTx = db.transaction((input: Parameters<UserStore["deleteUser"]>[0]) => {
+    const target = user(userInAccount.get(input.id, input.account_id));
+    if (!target) return false;
+    keepAnOwner(target, "remove");
+    dropUserSessions.run(target.id);
+    dropLinks.run(target.id);
+    dropUser.run(target.id);
+    return true;
+  });
   const linkTx = db.transaction((input: Parameters<UserStore["createPasswordLink"]>[0]) => {
     dropLinks.run(input.user_id);
     insertLink.run(input.token_hash, input.user_id, input.now, input.expires_at);
@@ -92,6 +126,8 @@ export function createSqliteUserStore(db: SqliteDatabase): UserStore {
     getUser: async (id) => user(userById.get(id)),
     findUserByEmail: async (email) => user(userByEmail.get(email)),
     listUsers: async (account_id) => usersOf.all(account_id) as DashboardUser[],
+    setUserRole: async (input) => roleTx.immediate(input),
+    deleteUser: async (input) => deleteUserTx.immediate(input),
     async createPasswordLink(input) {
       linkTx.immediate(input);
     },

@@ -183,6 +183,144 @@ export function userTests(ctx: SuiteContext): void {
       expect(await ctx.store.findSession({ id_hash: session, now: T0 + 2 })).toBeNull();
     });
 
+    it("changes roles within the account and never demotes the last owner", async () => {
+      const account = await newAccount(ctx.store);
+      const owner = await newUser(ctx.store, account, "owner");
+      const member = await newUser(ctx.store, account, "member");
+      await expectStoreError(
+        ctx.store.setUserRole({ id: owner.id, account_id: account.id, role: "member", now: T0 }),
+        "conflict",
+      );
+      expect((await ctx.store.getUser(owner.id))?.role).toBe("owner");
+      const promoted = await ctx.store.setUserRole({
+        id: member.id,
+        account_id: account.id,
+        role: "owner",
+        now: T0 + 5,
+      });
+      expect(promoted).toMatchObject({ id: member.id, role: "owner", updated_at: T0 + 5 });
+      // Another account's user is not found through this account.
+      const other = await newAccount(ctx.store);
+      expect(
+        await ctx.store.setUserRole({
+          id: owner.id,
+          account_id: other.id,
+          role: "member",
+          now: T0,
+        }),
+      ).toBeNull();
+      expect((await ctx.store.getUser(owner.id))?.role).toBe("owner");
+      // Two owners demoted at once: one succeeds, the other is the last owner and is refused.
+      const results = await Promise.allSettled(
+        [owner, member].map((u) =>
+          ctx.store.setUserRole({ id: u.id, account_id: account.id, role: "member", now: T0 }),
+        ),
+      );
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      const owners = (await ctx.store.listUsers(account.id)).filter((u) => u.role === "owner");
+      expect(owners).toHaveLength(1);
+    });
+
+    it("removes a user with their sessions and links, never the last owner", async () => {
+      const account = await newAccount(ctx.store);
+      const owner = await newUser(ctx.store, account, "owner");
+      const member = await newUser(ctx.store, account, "member");
+      const session = hashOf(randomUUID());
+      const token = hashOf(randomUUID());
+      await ctx.store.createSession({
+        id_hash: session,
+        user_id: member.id,
+        expires_at: T0 + HOUR,
+        now: T0,
+      });
+      await ctx.store.createPasswordLink({
+        token_hash: token,
+        user_id: member.id,
+        expires_at: T0 + HOUR,
+        now: T0,
+      });
+      await expectStoreError(
+        ctx.store.deleteUser({ id: owner.id, account_id: account.id }),
+        "conflict",
+      );
+      const other = await newAccount(ctx.store);
+      expect(await ctx.store.deleteUser({ id: member.id, account_id: other.id })).toBe(false);
+      expect(await ctx.store.deleteUser({ id: member.id, account_id: account.id })).toBe(true);
+      expect(await ctx.store.deleteUser({ id: member.id, account_id: account.id })).toBe(false);
+      expect(await ctx.store.getUser(member.id)).toBeNull();
+      expect(await ctx.store.findSession({ id_hash: session, now: T0 })).toBeNull();
+      expect(await ctx.store.findPasswordLink({ token_hash: token, now: T0 })).toBeNull();
+      expect((await ctx.store.listUsers(account.id)).map((u) => u.id)).toEqual([owner.id]);
+      // Its email is free again.
+      await ctx.store.createUser({
+        id: randomUUID(),
+        account_id: account.id,
+        email: member.email,
+        role: "member",
+        now: T0,
+      });
+      // With a second owner, the first may go.
+      const second = await newUser(ctx.store, account, "owner");
+      expect(await ctx.store.deleteUser({ id: owner.id, account_id: account.id })).toBe(true);
+      await expectStoreError(
+        ctx.store.deleteUser({ id: second.id, account_id: account.id }),
+        "conflict",
+      );
+    });
+
+    it("purges expired sessions, dead links and, with a cutoff, old sign-in windows", async () => {
+      const user = await newUser(ctx.store, await newAccount(ctx.store));
+      const other = await newUser(ctx.store, await newAccount(ctx.store));
+      const [expired, live] = [hashOf(randomUUID()), hashOf(randomUUID())];
+      await ctx.store.createSession({
+        id_hash: expired,
+        user_id: user.id,
+        expires_at: T0 + HOUR,
+        now: T0,
+      });
+      await ctx.store.createSession({
+        id_hash: live,
+        user_id: user.id,
+        expires_at: T0 + 3 * HOUR,
+        now: T0,
+      });
+      const [oldLink, newLink] = [hashOf(randomUUID()), hashOf(randomUUID())];
+      await ctx.store.createPasswordLink({
+        token_hash: oldLink,
+        user_id: user.id,
+        expires_at: T0 + HOUR,
+        now: T0,
+      });
+      await ctx.store.createPasswordLink({
+        token_hash: newLink,
+        user_id: other.id,
+        expires_at: T0 + 3 * HOUR,
+        now: T0,
+      });
+      const key = unique("email");
+      const window_ms = 15 * 60_000;
+      const attempt = () => ctx.store.countSignInAttempt({ key, window_ms, max: 1, now: T0 });
+      expect((await attempt()).allowed).toBe(true);
+      const purge = (extra: { sign_in_attempts_before?: number } = {}) =>
+        ctx.store.purge({
+          now: T0 + 2 * HOUR,
+          request_log_before: 0,
+          rate_windows_before: 0,
+          webhook_deliveries_before: 0,
+          ...extra,
+        });
+      await purge();
+      // Looked up at T0, when both were alive: only a purged row is missing.
+      expect(await ctx.store.findSession({ id_hash: expired, now: T0 })).toBeNull();
+      expect(await ctx.store.findSession({ id_hash: live, now: T0 })).not.toBeNull();
+      expect(await ctx.store.findPasswordLink({ token_hash: oldLink, now: T0 })).toBeNull();
+      expect(await ctx.store.findPasswordLink({ token_hash: newLink, now: T0 })).not.toBeNull();
+      // Without the cutoff the sign-in window is kept (the second attempt is over the limit).
+      expect((await attempt()).allowed).toBe(false);
+      await purge({ sign_in_attempts_before: T0 + window_ms });
+      expect((await attempt()).allowed).toBe(true);
+    });
+
     it("counts sign-in attempts per key and window, concurrent ones included", async () => {
       const key = unique("email");
       const window_ms = 15 * 60_000;

@@ -48,7 +48,7 @@ ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ""}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${input.email ?? ""}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <p><button type="submit">Sign in</button></p></form>
-<p class="hint">No account yet? An operator creates one with <code>tminus users create</code>, which prints a link to set your password.</p>`,
+<p class="hint">No account yet? An owner of your account invites you from the Members page (or an operator with <code>tminus users create</code>) and hands you a link to set your password.</p>`,
   });
 }
 
@@ -79,7 +79,7 @@ function linkGone(place: DashboardPlace): ApiResponse {
     plainPage({
       assets: `${place.path}/assets`,
       title: "This link no longer works",
-      content: html`<p>Set-password links work once and expire. Ask an operator for a new one (<code>tminus users link</code>).</p><p><a href="${place.path}/sign-in">Sign in</a></p>`,
+      content: html`<p>Set-password links work once and expire. Ask an owner of your account for a new one (Members page), or an operator (<code>tminus users link</code>).</p><p><a href="${place.path}/sign-in">Sign in</a></p>`,
     }),
   );
 }

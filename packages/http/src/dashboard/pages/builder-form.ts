@@ -78,7 +78,8 @@ ${text("name", "Name", v.name, { attrs: html` maxlength="200" required placehold
 <div data-type-section="duration" class="row">
 ${text("duration_days", "Days", v.duration_days, { type: "number", attrs: html` min="0" max="366"` })}
 ${text("duration_hours", "Hours", v.duration_hours, { type: "number", attrs: html` min="0" max="23"` })}
-${text("duration_minutes", "Minutes", v.duration_minutes, { type: "number", attrs: html` min="0" max="59"` })}</div>
+${text("duration_minutes", "Minutes", v.duration_minutes, { type: "number", attrs: html` min="0" max="59"` })}
+${text("not_after_local", "Never past (optional)", v.not_after_local, { type: "datetime-local", hint: "No viewer's countdown runs past this time (in the time zone), e.g. the sale's last day." })}</div>
 <div data-type-section="recurring">
 <div class="row"><div><label for="freq">Repeats</label><select id="freq" name="freq">${options(
     v.freq,
@@ -96,7 +97,19 @@ ${text("at_time", "At", v.at_time, { type: "time" })}</div>
   )}</div></fieldset>
 <div class="row">${text("bymonthday", "Day of the month (monthly)", v.bymonthday, { type: "number", attrs: html` min="1" max="31"` })}
 ${text("starts_on", "Starting", v.starts_on, { type: "date" })}
-${text("hold_minutes", "Show the ended look for (minutes)", v.hold_minutes, { type: "number", attrs: html` min="0" max="10080"` })}</div></div>
+${text("hold_minutes", "Show the ended look for (minutes)", v.hold_minutes, { type: "number", attrs: html` min="0" max="10080"` })}</div>
+<fieldset><legend>Ends</legend><div class="checks">${(
+    [
+      ["never", "Never"],
+      ["count", "After a number of times"],
+      ["until", "On a date"],
+    ] as const
+  ).map(
+    ([value, label]) =>
+      html`<label class="check"><input type="radio" name="rule_end" value="${value}"${checked(v.rule_end === value)}> ${label}</label>`,
+  )}</div>
+<div class="row">${text("count", "Times (with “after a number of times”)", v.count, { type: "number", attrs: html` min="1" max="10000"` })}
+${text("until", "Last day (with “on a date”)", v.until, { type: "date" })}</div></fieldset></div>
 <div data-type-section="personalized">
 <div><label for="source">Each link carries</label><select id="source" name="source">${options(
     v.source,
@@ -145,7 +158,12 @@ ${text("locale", "Label language", v.locale, { hint: "A language tag: en, de, fr
 <details><summary>Own label words</summary><div class="row">${TIME_UNITS.map((u) =>
     text(`label_${u}`, u, v.labels[u] ?? "", { attrs: html` maxlength="40"` }),
   )}</div></details>
-${text("ended_text", "When it has ended, show", v.ended_text, { attrs: html` maxlength="200"` })}
+</fieldset>
+<fieldset><legend>After the end</legend>
+${text("ended_text", "Text shown instead of the digits", v.ended_text, { attrs: html` maxlength="200"` })}
+${text("ended_image_url", "Image instead (hosted page and embed, optional)", v.ended_image_url, { type: "url", hint: "An https address; email images show the text.", attrs: html` placeholder="https://"` })}
+${text("ended_redirect_url", "Send hosted-page viewers to (optional)", v.ended_redirect_url, { type: "url", attrs: html` placeholder="https://"` })}
+<label class="check"><input type="checkbox" name="preview_ended"${checked(v.preview_ended)}> Show the ended look in the preview</label>
 </fieldset>
 <p><button type="submit">${input.submit}</button></p></form>
 <aside class="preview panel" aria-labelledby="preview-title"><h2 id="preview-title">Preview</h2>

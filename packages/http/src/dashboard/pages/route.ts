@@ -7,7 +7,7 @@ export interface PageRoute {
   method: "GET" | "POST";
   /** Matched against the path after the environment; named groups become `params`. */
   pattern: RegExp;
-  /** Owners only (API keys, webhooks). */
+  /** Owners only (API keys, webhooks, members). */
   owner?: boolean;
   handle(
     ctx: PageContext,

@@ -8,7 +8,13 @@ import { csrfField, page, when } from "../layout";
 import { pngSize, previewImage } from "../preview";
 import { htmlResponse, redirect } from "../responses";
 import { shareSnippets } from "../snippets";
-import { defaultFormValues, formValuesOf, readTimerForm, timerBodyOf } from "../timer-form";
+import {
+  defaultFormValues,
+  formValuesOf,
+  keepUnshown,
+  readTimerForm,
+  timerBodyOf,
+} from "../timer-form";
 import { builderForm } from "./builder-form";
 import { noticeOf, type PageRoute } from "./route";
 import { timerRulesSection } from "./webhooks";
@@ -223,10 +229,12 @@ export const timerRoutes: readonly PageRoute[] = [
       const { type, ...change } = timerBodyOf(readTimerForm(ctx.form, ctx.now));
       void type;
       try {
+        const record = await ctx.services.cache.getTimer(ctx.account.id, ctx.environment, id!);
+        const stored = record ? (timerData(record).definition as TimerDefinition) : null;
         await ctx.api({
           method: "PATCH",
           path: `/timers/${id}`,
-          body: change,
+          body: stored ? keepUnshown(stored, change) : change,
           headers: { "if-match": ctx.form.get("revision") ?? "" },
         });
       } catch (error) {

@@ -94,7 +94,12 @@ async function webhooksPage(
 <td><span class="badge ${d.enabled ? "live" : "disabled"}">${d.enabled ? "enabled" : (d.disabled_reason ?? "disabled")}</span></td>
 <td class="opt">${d.events.length ? d.events.join(", ") : html`<span class="hint">only by rule</span>`}</td>
 <td><div class="actions">${post(`/webhooks/destinations/${d.id}/rotate`, "Rotate secret", { confirm: "Make a new signing secret? The old one keeps working for a while, so you can switch." })}
-${post(`/webhooks/destinations/${d.id}/${d.enabled ? "disable" : "enable"}`, d.enabled ? "Disable" : "Enable")}</div></td></tr>`,
+${post(`/webhooks/destinations/${d.id}/${d.enabled ? "disable" : "enable"}`, d.enabled ? "Disable" : "Enable")}
+${post(`/webhooks/destinations/${d.id}/delete`, "Delete", {
+  danger: true,
+  confirm: `Delete ${d.url}? Its rules go with it, and pending deliveries to it fail.`,
+  body: html`<label class="check"><input type="checkbox" name="confirm" value="yes" required> <span>Delete it and its rules</span></label>`,
+})}</div></td></tr>`,
         )
       : html`<tr><td colspan="4">No destinations yet.</td></tr>`
   }</tbody></table></div>
@@ -190,7 +195,7 @@ ${
 }`;
 }
 
-/** Webhooks (owners): destinations, rotation, disabling, deliveries and replays; rules. */
+/** Webhooks (owners): destinations (add, rotate, disable, delete), deliveries, replays; rules. */
 export const webhookRoutes: readonly PageRoute[] = [
   { method: "GET", pattern: /^\/webhooks$/, owner: true, handle: (ctx) => webhooksPage(ctx) },
   {
@@ -236,6 +241,19 @@ export const webhookRoutes: readonly PageRoute[] = [
           body: { enabled: action === "enable" },
         });
         return redirect(`${ctx.envPath("/webhooks")}?notice=${action}d`);
+      }),
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^/webhooks/destinations/${ID}/delete$`),
+    owner: true,
+    handle: (ctx, { id }) =>
+      change(ctx, async () => {
+        if (ctx.form.get("confirm") !== "yes") {
+          return webhooksPage(ctx, { error: "Tick the box to confirm the deletion.", status: 400 });
+        }
+        await ctx.api({ method: "DELETE", path: `/webhook-destinations/${id}` });
+        return redirect(`${ctx.envPath("/webhooks")}?notice=deleted`);
       }),
   },
   {
