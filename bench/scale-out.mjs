@@ -14,9 +14,25 @@
 //
 //   pnpm build && node bench/scale-out.mjs [--rounds 5] [--seconds 5] [--connections 32]
 //     [--accounts 8] [--synchronous-commit off] [--pg postgres://postgres@127.0.0.1:5432]
+//     [--cpu-quota 0.4]
+//
+// --cpu-quota C gives each tminus process a CPU budget of C cores, in a cgroup of its own
+// (Linux, cgroup v1 or v2, as root), as if each ran on a small machine of its own. On a
+// machine whose cores one process already fills (with the database and the load generator
+// beside it), two processes cannot show more than the cores left; with a budget per process,
+// what the ratio two/one measures is the design: whether a second process adds its budget's
+// worth of requests, or the shared database (locks, hot rows, round trips) holds it back.
 import { execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,6 +50,8 @@ const { values } = parseArgs({
     accounts: { type: "string", default: "8" },
     // "off": the tminus processes commit without waiting for the WAL flush (docs/deploy.md).
     "synchronous-commit": { type: "string" },
+    // Cores each tminus process may use (a cgroup each); unset: no limit.
+    "cpu-quota": { type: "string" },
     pg: {
       type: "string",
       default: process.env.TMINUS_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432",
@@ -81,6 +99,32 @@ const configInput = {
 };
 writeFileSync(configFile, JSON.stringify(configInput));
 
+const quota = values["cpu-quota"] === undefined ? null : Number(values["cpu-quota"]);
+if (quota !== null && !(quota > 0 && quota <= 64)) throw new Error("--cpu-quota: cores, e.g. 0.4");
+const cgroups = [];
+/** Puts a process (all its threads, and those it starts later) in a cgroup of `quota` cores. */
+function capCpu(pid) {
+  const name = `tminus-bench-${process.pid}-${cgroups.length}`;
+  const period = 100_000;
+  const us = Math.round(quota * period);
+  if (existsSync("/sys/fs/cgroup/cpu/cpu.cfs_quota_us")) {
+    const d = `/sys/fs/cgroup/cpu/${name}`;
+    mkdirSync(d);
+    writeFileSync(`${d}/cpu.cfs_period_us`, String(period));
+    writeFileSync(`${d}/cpu.cfs_quota_us`, String(us));
+    writeFileSync(`${d}/cgroup.procs`, String(pid));
+    cgroups.push(d);
+  } else if (existsSync("/sys/fs/cgroup/cgroup.controllers")) {
+    const d = `/sys/fs/cgroup/${name}`;
+    mkdirSync(d);
+    writeFileSync(`${d}/cpu.max`, `${us} ${period}`);
+    writeFileSync(`${d}/cgroup.procs`, String(pid));
+    cgroups.push(d);
+  } else {
+    throw new Error("--cpu-quota needs Linux cgroups (v1 cpu controller or v2) and root");
+  }
+}
+
 const children = [];
 function serve(db) {
   const child = spawn(
@@ -89,6 +133,7 @@ function serve(db) {
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   children.push(child);
+  if (quota !== null) capCpu(child.pid);
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (c) => {
@@ -421,7 +466,7 @@ console.log(
     .map((x) => x.toFixed(1))
     .join(
       " ",
-    )}; ${rounds} rounds of ${duration} s, ${connections} connections in total, ${accountCount} accounts; PostgreSQL synchronous_commit ${values["synchronous-commit"] ?? "on (default)"}\n`,
+    )}; ${rounds} rounds of ${duration} s, ${connections} connections in total, ${accountCount} accounts; PostgreSQL synchronous_commit ${values["synchronous-commit"] ?? "on (default)"}; ${quota === null ? "no CPU budget per tminus process" : `each tminus process capped at ${quota} cores (cgroup)`}\n`,
 );
 console.log(
   "| scenario | req/s (median) | p99 ms | CPU s per 1k requests: tminus processes | PostgreSQL backends | load generator | cores busy |",
@@ -460,6 +505,13 @@ for (const [label, seq, conc] of trips) {
 
 for (const child of children) child.kill("SIGTERM");
 await new Promise((r) => setTimeout(r, 500));
+for (const d of cgroups) {
+  try {
+    rmdirSync(d);
+  } catch {
+    // Still has a process that has not exited: the directory goes with the next boot.
+  }
+}
 await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
 await admin.end();
 rmSync(dir, { recursive: true, force: true });
