@@ -94,6 +94,13 @@ describe("timerView", () => {
     );
   });
 
+  it("takes the name and type from the row's columns, not from the stored definition", () => {
+    const view = timerView(row(duration, { name: "Renamed" }));
+    expect(view["name"]).toBe("Renamed");
+    expect(view["look"]).toEqual(DEFAULT_LOOK);
+    expect(view["timezone"]).toBe(duration.timezone);
+  });
+
   it("reads the definition and clock back from the row, and tags revisions opaquely", () => {
     const r = row(duration);
     expect(timerData(r).definition).toBe(duration);

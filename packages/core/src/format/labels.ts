@@ -39,10 +39,13 @@ export function labelLanguage(locale: string): string {
 
 function resolve(locale: string): ResolvedWords {
   let found = cache.get(locale);
+  // Stryker disable next-line ConditionalExpression: equivalent, resolving again gives the same words and rules (the cache only saves work).
   if (found === undefined) {
     const { key, pluralLocale } = resolveKey(locale);
     found = { words: UNIT_WORDS[key]!, rules: new Intl.PluralRules(pluralLocale) };
-    if (cache.size > 1000) cache.clear(); // locales come from user input: stay bounded
+    // Locales come from user input: stay bounded.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, when the cache is emptied only changes what a label costs.
+    if (cache.size > 1000) cache.clear();
     cache.set(locale, found);
   }
   return found;
@@ -53,15 +56,18 @@ function resolveKey(locale: string): { key: string; pluralLocale: string } {
   let language: string;
   let script: string | undefined;
   try {
+    // Stryker disable next-line StringLiteral: equivalent, a string gives exactly one tag or throws (the fallback is for the type checker).
     tag = Intl.getCanonicalLocales(locale)[0] ?? "en";
     const parsed = new Intl.Locale(tag);
     language = Object.hasOwn(LANGUAGE_ALIASES, parsed.language)
       ? LANGUAGE_ALIASES[parsed.language]!
       : parsed.language;
     script = parsed.maximize().script;
+    // Stryker disable next-line BlockStatement: equivalent, without the return the unset language matches no table key and the loop below falls back to "en" too.
   } catch {
     return { key: "en", pluralLocale: "en" };
   }
+  // Stryker disable next-line StringLiteral: equivalent, no table key is the text used for "no script".
   for (const key of [script ? `${language}-${script}` : "", language]) {
     // The requested tag's own plural rules fit its language's words (pt-PT: "0 dias",
     // pt-BR: "0 dia"); the words were chosen for the language, not the region.
