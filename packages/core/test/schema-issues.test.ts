@@ -34,8 +34,16 @@ function issues(body: unknown) {
   if (result.ok) throw new Error("expected issues");
   return result.issues;
 }
-const v = (field: string, message: string) => ({ code: "validation_error", field, message });
-const missing = (field: string, message: string) => ({ code: "missing_field", field, message });
+const v = (field: string, message: string) => ({
+  code: "validation_error" as const,
+  field,
+  message,
+});
+const missing = (field: string, message: string) => ({
+  code: "missing_field" as const,
+  field,
+  message,
+});
 
 /** The API issues of `input` against a zod schema, as the timer validators produce them. */
 function mapped(schema: z.ZodType, input: unknown, context = {}) {
