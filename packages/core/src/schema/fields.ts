@@ -75,16 +75,11 @@ export function timeZone() {
     });
 }
 
-const byLowerCase = new Map<string, string>();
-
 function timeZoneMessage(name: string): string {
   const base = "must be a canonical IANA time zone like Europe/Berlin (see GET /timezones)";
-  // Stryker disable next-line ConditionalExpression: equivalent, rebuilding the map gives the same map.
-  if (byLowerCase.size === 0) {
-    // Built lazily: most processes never see a wrongly cased zone.
-    for (const zone of timeZoneNames) byLowerCase.set(zone.toLowerCase(), zone);
-  }
-  const suggestion = byLowerCase.get(name.toLowerCase());
+  // Only refused names get here, so a scan of the list costs nothing that matters.
+  const lower = name.toLowerCase();
+  const suggestion = timeZoneNames.find((zone) => zone.toLowerCase() === lower);
   return suggestion === undefined ? base : `${base}; did you mean ${suggestion}?`;
 }
 
