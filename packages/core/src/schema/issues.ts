@@ -111,6 +111,7 @@ function isMissing(issue: ZodIssue): boolean {
   if (issue.code === "invalid_type") return issue.input === undefined;
   // A discriminated union reports a missing or unknown discriminator this way,
   // with the whole object as input.
+  // Stryker disable next-line ConditionalExpression: equivalent for the code test alone, only union issues carry a discriminator.
   if (issue.code === "invalid_union" && issue.discriminator !== undefined) {
     const input = issue.input as Record<string, unknown> | undefined;
     // Stryker disable next-line OptionalChaining: equivalent, zod reports a missing or null union value as invalid_type, never with a discriminator.
@@ -153,7 +154,7 @@ function describe(issue: ZodIssue, field: string): string {
 // Discriminated unions list their discriminator values; the public issue type hides them.
 function unionOptions(issue: ZodIssue): readonly unknown[] | undefined {
   const options = (issue as { options?: unknown }).options;
-  // Stryker disable next-line EqualityOperator: equivalent, zod never lists zero options.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, an issue without options gives undefined either way, and zod never lists zero options.
   return Array.isArray(options) && options.length > 0 ? options : undefined;
 }
 
