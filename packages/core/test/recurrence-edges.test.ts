@@ -218,6 +218,10 @@ describe("parsing", () => {
   });
 
   test("BYDAY is kept sorted by weekday, then ordinal", () => {
+    expect(rule("FREQ=MONTHLY;BYDAY=FR,-1FR").byDay).toEqual([
+      { weekday: 5, nth: -1 },
+      { weekday: 5, nth: null },
+    ]);
     expect(rule("FREQ=MONTHLY;BYDAY=1FR,-1FR,FR,MO").byDay).toEqual([
       { weekday: 1, nth: null },
       { weekday: 5, nth: -1 },

@@ -109,12 +109,11 @@ function timesOfDay(rule: RRule, dtstart: LocalDateTime): number[] {
 /** Days of the month (1-based, sorted) that a MONTHLY rule selects in `year`-`month`. */
 function monthDays(rule: RRule, startDayOfMonth: number, year: number, month: number): number[] {
   const length = daysInMonth(year, month);
+  // Stryker disable next-line EqualityOperator: equivalent, the parser refuses BYMONTHDAY=0.
+  const fromEnd = (d: number) => (d > 0 ? d : length + d + 1);
   const fromMonthDay =
     rule.byMonthDay.length > 0
-      ? rule.byMonthDay
-          // Stryker disable next-line EqualityOperator: equivalent, the parser refuses BYMONTHDAY=0.
-          .map((d) => (d > 0 ? d : length + d + 1))
-          .filter((d) => d >= 1 && d <= length)
+      ? rule.byMonthDay.map(fromEnd).filter((d) => d >= 1 && d <= length)
       : null;
   const fromWeekday = rule.byDay.length > 0 ? weekdayDays(rule.byDay, year, month, length) : null;
 
@@ -141,8 +140,10 @@ function weekdayDays(
     const first = 1 + ((weekday - firstWeekday + 7) % 7);
     if (nth === null) {
       for (let d = first; d <= length; d += 7) out.push(d);
-      // Stryker disable next-line EqualityOperator: equivalent, the parser refuses the ordinal 0.
-    } else if (nth > 0) {
+      continue;
+    }
+    // Stryker disable next-line EqualityOperator: equivalent, the parser refuses the ordinal 0.
+    if (nth > 0) {
       const d = first + 7 * (nth - 1);
       if (d <= length) out.push(d);
     } else {

@@ -123,9 +123,8 @@ export function createSchedule(
           best = r;
           stop =
             r + Math.max(zoneOffsetMs(zone, r), zoneOffsetMs(zone, Math.max(after, firstPossible)));
-          // Stryker disable next-line EqualityOperator: equivalent, replacing best by an equal instant.
-        } else if (r < best) {
-          best = r;
+        } else {
+          best = Math.min(best, r);
         }
         return true;
       });
@@ -151,9 +150,8 @@ export function createSchedule(
           // Earlier wall times can land later only inside a gap just before r.
           best = r;
           stop = r + Math.min(zoneOffsetMs(zone, r), zoneOffsetMs(zone, r - DAY_MS));
-          // Stryker disable next-line EqualityOperator: equivalent, replacing best by an equal instant.
-        } else if (r > best) {
-          best = r;
+        } else {
+          best = Math.max(best, r);
         }
         return true;
       });
