@@ -52,21 +52,9 @@ function resolve(locale: string): ResolvedWords {
 }
 
 function resolveKey(locale: string): { key: string; pluralLocale: string } {
-  let tag: string;
-  let language: string;
-  let script: string | undefined;
-  try {
-    // Stryker disable next-line StringLiteral: equivalent, a string gives exactly one tag or throws (the fallback is for the type checker).
-    tag = Intl.getCanonicalLocales(locale)[0] ?? "en";
-    const parsed = new Intl.Locale(tag);
-    language = Object.hasOwn(LANGUAGE_ALIASES, parsed.language)
-      ? LANGUAGE_ALIASES[parsed.language]!
-      : parsed.language;
-    script = parsed.maximize().script;
-    // Stryker disable next-line BlockStatement: equivalent, without the return the unset language matches no table key and the loop below falls back to "en" too.
-  } catch {
-    return { key: "en", pluralLocale: "en" };
-  }
+  const parsed = parseTag(locale);
+  if (parsed === null) return { key: "en", pluralLocale: "en" };
+  const { tag, language, script } = parsed;
   // Stryker disable next-line StringLiteral: equivalent, no table key is the text used for "no script".
   for (const key of [script ? `${language}-${script}` : "", language]) {
     // The requested tag's own plural rules fit its language's words (pt-PT: "0 dias",
@@ -74,4 +62,21 @@ function resolveKey(locale: string): { key: string; pluralLocale: string } {
     if (key && Object.hasOwn(UNIT_WORDS, key)) return { key, pluralLocale: tag };
   }
   return { key: "en", pluralLocale: "en" };
+}
+
+/** The canonical tag of `locale`, its language (aliases resolved) and likely script; null if malformed. */
+function parseTag(
+  locale: string,
+): { tag: string; language: string; script: string | undefined } | null {
+  try {
+    // Stryker disable next-line StringLiteral: equivalent, a string gives exactly one tag or throws (the fallback is for the type checker).
+    const tag = Intl.getCanonicalLocales(locale)[0] ?? "en";
+    const parsed = new Intl.Locale(tag);
+    const language = Object.hasOwn(LANGUAGE_ALIASES, parsed.language)
+      ? LANGUAGE_ALIASES[parsed.language]!
+      : parsed.language;
+    return { tag, language, script: parsed.maximize().script };
+  } catch {
+    return null;
+  }
 }
