@@ -102,6 +102,14 @@ describe("personalizedStatus", () => {
     clock = emptyClock(),
   ) => personalizedStatus({ definition, clock, viewer }, t);
 
+  test("a start-sourced timer without a viewer (no URL value) has no deadline", () => {
+    expect(status(byStart)).toMatchObject({
+      ended: true,
+      target_at: null,
+      deadline_source: "none",
+    });
+  });
+
   test("a deadline-sourced timer ignores a viewer's start (a first view), using its fallback", () => {
     const result = status(withFallback, { start_at: ms("2026-11-30T08:00:00Z") });
     expect(result).toMatchObject({
