@@ -125,10 +125,10 @@ const lookShape = {
 function isLocale(tag: string): boolean {
   try {
     return Intl.getCanonicalLocales(tag).length === 1;
-    // Stryker disable next-line BlockStatement: equivalent, a catch that returns nothing returns undefined, as falsy as false.
   } catch {
-    return false;
+    // Malformed: Intl refuses it, and so do we (below).
   }
+  return false;
 }
 
 /** What a client may send as `look`: every field optional, unknown keys refused. */
