@@ -20,6 +20,7 @@ const folderTests: Record<string, string[]> = {
   personalize: ["packages/core/test/personalized-*.test.ts"],
   status: [
     "packages/core/test/status.test.ts",
+    "packages/core/test/fixed-local.test.ts",
     "packages/core/test/personalized-status.test.ts",
     "packages/core/test/recurrence-status.test.ts",
   ],

@@ -179,6 +179,7 @@ describe("PATCH", () => {
     if (!local.ok) return;
     expect(target(local.value)).toBe("2026-12-01T09:00:00.000Z");
     const back = patched(local.value, { deadline_at: "2026-12-02T00:00:00Z" });
+    expect(back.ok).toBe(true);
     expect(back.ok && back.value).not.toHaveProperty("deadline_local");
     // A new zone moves a wall-clock deadline with it.
     const moved = patched(local.value, { timezone: "America/New_York" });

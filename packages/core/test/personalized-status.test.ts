@@ -102,6 +102,22 @@ describe("personalizedStatus", () => {
     clock = emptyClock(),
   ) => personalizedStatus({ definition, clock, viewer }, t);
 
+  test("a start-sourced timer without a viewer (no URL value) has no deadline", () => {
+    expect(status(byStart)).toMatchObject({
+      ended: true,
+      target_at: null,
+      deadline_source: "none",
+    });
+  });
+
+  test("a deadline-sourced timer ignores a viewer's start (a first view), using its fallback", () => {
+    const result = status(withFallback, { start_at: ms("2026-11-30T08:00:00Z") });
+    expect(result).toMatchObject({
+      deadline_source: "fallback",
+      target_at: ms("2026-12-01T00:00:00Z"),
+    });
+  });
+
   test("deadline from the viewer", () => {
     expect(status(byDeadline, { deadline_at: ms("2026-12-01T09:00:00Z") })).toEqual({
       remaining: { total_seconds: 86_400, days: 1, hours: 0, minutes: 0, seconds: 0 },

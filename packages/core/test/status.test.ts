@@ -192,6 +192,15 @@ describe("extensions", () => {
     expect(() =>
       computeStatus({ definition: badCap, clock: clock({ published_at: DEADLINE }) }, DEADLINE),
     ).toThrow("invalid not_after: later");
+    const badLocal = {
+      ...fixed,
+      deadline_at: undefined,
+      deadline_local: "someday",
+      timezone: "Europe/Berlin",
+    } as unknown as TimerDefinition;
+    expect(() => computeStatus({ definition: badLocal, clock: clock() }, DEADLINE)).toThrow(
+      new RangeError("invalid deadline_local: someday"),
+    );
   });
 
   it("rejects a negative pause and an instant that is not finite", () => {

@@ -39,33 +39,44 @@ export function labelLanguage(locale: string): string {
 
 function resolve(locale: string): ResolvedWords {
   let found = cache.get(locale);
+  // Stryker disable next-line ConditionalExpression: equivalent, resolving again gives the same words and rules (the cache only saves work).
   if (found === undefined) {
     const { key, pluralLocale } = resolveKey(locale);
     found = { words: UNIT_WORDS[key]!, rules: new Intl.PluralRules(pluralLocale) };
-    if (cache.size > 1000) cache.clear(); // locales come from user input: stay bounded
+    // Locales come from user input: stay bounded.
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, when the cache is emptied only changes what a label costs.
+    if (cache.size > 1000) cache.clear();
     cache.set(locale, found);
   }
   return found;
 }
 
 function resolveKey(locale: string): { key: string; pluralLocale: string } {
-  let tag: string;
-  let language: string;
-  let script: string | undefined;
-  try {
-    tag = Intl.getCanonicalLocales(locale)[0] ?? "en";
-    const parsed = new Intl.Locale(tag);
-    language = Object.hasOwn(LANGUAGE_ALIASES, parsed.language)
-      ? LANGUAGE_ALIASES[parsed.language]!
-      : parsed.language;
-    script = parsed.maximize().script;
-  } catch {
-    return { key: "en", pluralLocale: "en" };
-  }
+  const parsed = parseTag(locale);
+  if (parsed === null) return { key: "en", pluralLocale: "en" };
+  const { tag, language, script } = parsed;
+  // Stryker disable next-line StringLiteral: equivalent, no table key is the text used for "no script".
   for (const key of [script ? `${language}-${script}` : "", language]) {
     // The requested tag's own plural rules fit its language's words (pt-PT: "0 dias",
     // pt-BR: "0 dia"); the words were chosen for the language, not the region.
     if (key && Object.hasOwn(UNIT_WORDS, key)) return { key, pluralLocale: tag };
   }
   return { key: "en", pluralLocale: "en" };
+}
+
+/** The canonical tag of `locale`, its language (aliases resolved) and likely script; null if malformed. */
+function parseTag(
+  locale: string,
+): { tag: string; language: string; script: string | undefined } | null {
+  try {
+    // Stryker disable next-line StringLiteral: equivalent, a string gives exactly one tag or throws (the fallback is for the type checker).
+    const tag = Intl.getCanonicalLocales(locale)[0] ?? "en";
+    const parsed = new Intl.Locale(tag);
+    const language = Object.hasOwn(LANGUAGE_ALIASES, parsed.language)
+      ? LANGUAGE_ALIASES[parsed.language]!
+      : parsed.language;
+    return { tag, language, script: parsed.maximize().script };
+  } catch {
+    return null;
+  }
 }

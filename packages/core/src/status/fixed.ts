@@ -29,6 +29,7 @@ export function fixedDeadlineMs(definition: FixedTimerDefinition): number {
     return resolveLocal(local, definition.timezone);
   }
   const deadline =
+    // Stryker disable next-line ConditionalExpression: equivalent, parseOffsetDateTime(undefined) is null too; the test is for the type.
     definition.deadline_at === undefined ? null : parseOffsetDateTime(definition.deadline_at);
   // Definitions come from validateTimerCreate, so this only fires on corrupt data.
   if (deadline === null) throw new RangeError(`invalid deadline_at: ${definition.deadline_at}`);

@@ -33,6 +33,7 @@ export function parseOffsetDateTime(text: string): number | null {
     const offHours = Number(m[10]);
     const offMinutes = m[11] === undefined ? 0 : Number(m[11]);
     if (offMinutes > 59) return null;
+    // Stryker disable next-line ArithmeticOperator: equivalent, dividing by 1 or -1 is multiplying by it.
     offsetMinutes = (offHours * 60 + offMinutes) * (m[9] === "-" ? -1 : 1);
     if (Math.abs(offsetMinutes) > MAX_OFFSET_MINUTES) return null;
   }

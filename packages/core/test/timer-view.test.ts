@@ -1,0 +1,109 @@
+// The timer object (resource/timer-view.ts) as docs/api.md shows it: common fields, the
+// type's own fields, `urls` only while published, the signing secret only when there is one.
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_LOOK,
+  emptyClock,
+  revisionTag,
+  type TimerDefinition,
+  type TimerRow,
+  timerData,
+  timerView,
+  validateTimerCreate,
+} from "../src/index";
+
+function created(body: Record<string, unknown>): TimerDefinition {
+  const result = validateTimerCreate(body);
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  return result.value;
+}
+
+const ID = "0190f5f0-0000-7000-8000-000000000000";
+
+function row(definition: TimerDefinition, extra: Partial<TimerRow> = {}, data = {}): TimerRow {
+  return {
+    id: ID,
+    name: "Sale",
+    type: definition.type,
+    status: "draft",
+    environment: "live",
+    revision: 7,
+    created_at: Date.UTC(2026, 10, 1),
+    updated_at: Date.UTC(2026, 10, 2, 3, 4, 5, 6),
+    published_at: null,
+    data: { definition, clock: emptyClock(), ...data },
+    ...extra,
+  };
+}
+
+const duration = created({ type: "duration", name: "Sale", duration_seconds: 3600 });
+
+describe("timerView", () => {
+  it("shows a draft: common fields, its own fields, no URLs, no deadline", () => {
+    const view = timerView(row(duration), "https://shop.example");
+    expect(view).toEqual({
+      id: ID,
+      object: "timer",
+      name: "Sale",
+      type: "duration",
+      status: "draft",
+      environment: "live",
+      timezone: duration.timezone,
+      deadline_at: null,
+      duration_seconds: 3600,
+      look: DEFAULT_LOOK,
+      ended: duration.ended,
+      metadata: {},
+      revision: "r7",
+      created_at: "2026-11-01T00:00:00.000Z",
+      updated_at: "2026-11-02T03:04:05.006Z",
+      published_at: null,
+      urls: null,
+    });
+  });
+
+  it("shows public URLs only while published and a base URL is known", () => {
+    const published = row(duration, { status: "published", published_at: Date.UTC(2026, 10, 3) });
+    expect(timerView(published, "https://shop.example/c")["urls"]).toMatchObject({
+      page: `https://shop.example/c/t/${ID}`,
+    });
+    expect(timerView(published, "https://shop.example/c")["published_at"]).toBe(
+      "2026-11-03T00:00:00.000Z",
+    );
+    expect(timerView(published)["urls"]).toBeNull();
+    expect(timerView(published, "")["urls"]).toBeNull();
+    expect(
+      timerView(row(duration, { status: "archived" }), "https://shop.example")["urls"],
+    ).toBeNull();
+  });
+
+  it("shows metadata as given and a signing secret only when the row has one", () => {
+    const withMeta = created({
+      type: "duration",
+      name: "Sale",
+      duration_seconds: 60,
+      metadata: { campaign: "bf" },
+    });
+    expect(timerView(row(withMeta))["metadata"]).toEqual({ campaign: "bf" });
+    expect(timerView(row(withMeta))).not.toHaveProperty("signing_secret");
+    expect(timerView(row(withMeta), undefined)).not.toHaveProperty("signing_secret");
+    const secret = timerView(row(withMeta, {}, { signing_secret: "s3cret" }));
+    expect(secret["signing_secret"]).toBe("s3cret");
+    expect(timerView(row(withMeta, {}, { signing_secret: "" }))).not.toHaveProperty(
+      "signing_secret",
+    );
+  });
+
+  it("takes the name and type from the row's columns, not from the stored definition", () => {
+    const view = timerView(row(duration, { name: "Renamed" }));
+    expect(view["name"]).toBe("Renamed");
+    expect(view["look"]).toEqual(DEFAULT_LOOK);
+    expect(view["timezone"]).toBe(duration.timezone);
+  });
+
+  it("reads the definition and clock back from the row, and tags revisions opaquely", () => {
+    const r = row(duration);
+    expect(timerData(r).definition).toBe(duration);
+    expect(revisionTag(12)).toBe("r12");
+  });
+});
