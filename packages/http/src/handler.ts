@@ -10,9 +10,9 @@ import { type AuthContext, authenticate } from "./auth";
 import { requestBaseUrl } from "./base-url";
 import { limitsFor, resolveConfig, type TminusConfig, type TminusConfigInput } from "./config";
 import { createCursorCodec } from "./cursor";
-import { cycleAt } from "./cycle";
+import { type BillingCycle, cycleAt } from "./cycle";
 import { createDashboard } from "./dashboard/index";
-import { dataEnvelope, JSON_HEADERS } from "./envelope";
+import { dataEnvelope, JSON_HEADERS, jsonHeaders } from "./envelope";
 import { ApiError } from "./errors";
 import {
   type ApiRequest,
@@ -25,7 +25,7 @@ import { OPENAPI_PATH, openApiEndpoint } from "./openapi/serve";
 import { RenderMissingError } from "./public/render-module";
 import { createPublicRoutes } from "./public/routes";
 import { isPublicPath } from "./public/urls";
-import { createRateLimiter, type RateLimitState, rateLimitHeaders } from "./rate-limit";
+import { createRateLimiter, type RateLimitState, setRateLimitHeaders } from "./rate-limit";
 import { createReadCache } from "./read-cache";
 import { createRequestLog, type RequestLog } from "./request-log";
 import { hasScope } from "./scopes";
@@ -150,6 +150,9 @@ export function createDispatch(
     );
   };
 
+  // The billing cycle of the last request: a month long, so worked out once a month.
+  let cycle: BillingCycle = cycleAt(now());
+
   const dispatch = async (incoming: ApiRequest): Promise<ApiResponse> => {
     const started = performance.now();
     const at = now();
@@ -214,7 +217,8 @@ export function createDispatch(
       auth = await authenticate(cache, req.header("authorization"), at);
       const limits = limitsFor(config, auth.account.plan, auth.key.environment);
       rate = await limiter.take(auth, limits, at);
-      usage.count(auth.account.id, auth.key.environment, cycleAt(at).id);
+      if (!(at >= cycle.starts_at && at < cycle.resets_at)) cycle = cycleAt(at);
+      usage.count(auth.account.id, auth.key.environment, cycle.id);
       const found = router.match(req.method, req.path.slice(API_PREFIX.length) || "/");
       if (!found) throw new ApiError("not_found", `no route for ${req.method} ${req.path}`);
       if ("allowed" in found) {
@@ -250,7 +254,7 @@ export function createDispatch(
       response = toErrorResponse(error, requestId, onError);
     }
     stamp(response, requestId);
-    if (rate) Object.assign(response.headers, rateLimitHeaders(rate), pickRetry(response));
+    if (rate) setRateLimitHeaders(response.headers, rate);
     // A rolled key says on every answer when it stops working, so its holder notices in time.
     if (auth?.key.expires_at != null) {
       response.headers[KEY_EXPIRES_HEADER] = new Date(auth.key.expires_at).toISOString();
@@ -322,12 +326,23 @@ function normaliseBasePath(basePath: string | undefined): string {
 function withinBasePath(req: ApiRequest, basePath: string): ApiRequest | null {
   if (basePath === "") return req;
   if (!(req.path === basePath || req.path.startsWith(`${basePath}/`))) return null;
+  // Named one by one: a transport's request may keep its fields behind getters, which a
+  // spread would not copy.
   return {
-    ...req,
+    method: req.method,
     path: req.path.slice(basePath.length) || "/",
+    get query() {
+      return req.query;
+    },
+    get origin() {
+      return req.origin;
+    },
     mountPrefix: req.mountPrefix + basePath,
-    header: req.header,
-    text: req.text,
+    get remoteAddress() {
+      return req.remoteAddress;
+    },
+    header: (name) => req.header(name),
+    text: (maxBytes) => req.text(maxBytes),
   };
 }
 
@@ -354,15 +369,6 @@ function stamp(response: ApiResponse, requestId: string): ApiResponse {
   return response;
 }
 
-// A rate-limited response carries its own RateLimit-* values (remaining 0); keep them.
-function pickRetry(response: ApiResponse): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (response.headers["retry-after"]) {
-    out["ratelimit-remaining"] = response.headers["ratelimit-remaining"] ?? "0";
-  }
-  return out;
-}
-
 function errorCodeOf(body: string | Uint8Array): string | null {
   if (typeof body !== "string") return null;
   const m = /"code":"([a-z_]+)"/.exec(body);
@@ -374,13 +380,13 @@ function toResponse(result: RouteResult, requestId: string): ApiResponse {
   if ("list" in result) {
     return {
       status: result.status ?? 200,
-      headers: { ...JSON_HEADERS, ...result.headers },
+      headers: jsonHeaders(result.headers),
       body: JSON.stringify({ data: result.list, page: result.page, request_id: requestId }),
     };
   }
   return {
     status: result.status ?? 200,
-    headers: { ...JSON_HEADERS, ...result.headers },
+    headers: jsonHeaders(result.headers),
     body: dataEnvelope(result.data, requestId),
   };
 }

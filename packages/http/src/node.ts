@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { mountPrefixOf } from "./base-url";
 import { DISPATCH } from "./dispatch-symbol";
-import { type ApiRequest, type ApiResponse, BodyTooLargeError, readLimited } from "./exchange";
+import type { ApiResponse } from "./exchange";
 import type { TminusHandler } from "./fetch";
 import type { Dispatch } from "./handler";
+import { NodeApiRequest } from "./node-request";
 
 /** A `node:http` style listener; `next` (Express, Connect) receives requests that are not ours. */
 export type NodeListener = (
@@ -32,7 +32,7 @@ export function createNodeListener(handler: TminusHandler): NodeListener {
       next();
       return;
     }
-    dispatch(fromNodeRequest(req, path, q === -1 ? "" : raw.slice(q + 1))).then(
+    dispatch(new NodeApiRequest(req, path, q === -1 ? "" : raw.slice(q + 1))).then(
       (out) => {
         // `complete` is IncomingMessage's; a stand-in request (Fastify's `inject`) only ends.
         withLength(out);
@@ -72,48 +72,4 @@ function withLength(out: ApiResponse): void {
   out.headers["content-length"] = String(
     typeof out.body === "string" ? Buffer.byteLength(out.body) : out.body.byteLength,
   );
-}
-
-// A Host header as a URL accepts it; anything else falls back to the socket's own address.
-const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
-
-function originOf(req: IncomingMessage): string {
-  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
-  const host = req.headers.host;
-  if (host && HOST.test(host)) return `${scheme}://${host}`;
-  const { localAddress, localPort } = req.socket;
-  const address = localAddress?.includes(":") ? `[${localAddress}]` : (localAddress ?? "localhost");
-  return `${scheme}://${address}:${localPort ?? 80}`;
-}
-
-function fromNodeRequest(req: IncomingMessage, path: string, search: string): ApiRequest {
-  return {
-    method: (req.method ?? "GET").toUpperCase(),
-    path,
-    origin: originOf(req),
-    // Express and Connect take a mount path off `url` and keep it in `originalUrl`.
-    mountPrefix: mountPrefixOf(
-      (req as IncomingMessage & { originalUrl?: string }).originalUrl,
-      req.url ?? "/",
-    ),
-    query: new URLSearchParams(search),
-    remoteAddress: req.socket.remoteAddress ?? null,
-    header: (name) => {
-      const v = req.headers[name];
-      if (v === undefined) return null;
-      return Array.isArray(v) ? v.join(", ") : v;
-    },
-    async text(maxBytes) {
-      // A body parser mounted earlier (express.json()) may have consumed the stream already.
-      const parsed = (req as IncomingMessage & { body?: unknown }).body;
-      if (parsed !== undefined && req.readableEnded) {
-        if (typeof parsed === "string") return parsed;
-        if (Buffer.isBuffer(parsed)) return parsed.toString("utf8");
-        return JSON.stringify(parsed);
-      }
-      const declared = Number(req.headers["content-length"] ?? "0");
-      if (declared > maxBytes) throw new BodyTooLargeError(maxBytes);
-      return readLimited(req, maxBytes);
-    },
-  };
 }

@@ -29,6 +29,19 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   };
 }
 
+/**
+ * Sets the RateLimit-* headers of the window that admitted a request on its response. A
+ * response that refuses for a rate of its own (Retry-After) keeps its Remaining (0 when unset).
+ */
+export function setRateLimitHeaders(headers: Record<string, string>, state: RateLimitState): void {
+  headers["ratelimit-limit"] = String(state.limit);
+  headers["ratelimit-remaining"] =
+    headers["retry-after"] === undefined
+      ? String(state.remaining)
+      : (headers["ratelimit-remaining"] ?? "0");
+  headers["ratelimit-reset"] = String(state.reset);
+}
+
 /** One bucket's window as this process sees it. */
 interface Bucket {
   window: number;
@@ -64,6 +77,18 @@ export interface RateLimiter {
  */
 export function createRateLimiter(store: Store): RateLimiter {
   const buckets = new Map<string, Bucket>();
+  // The bucket names of a key, made once per key record: the read cache hands out the same
+  // record while nothing changes, and a name string kept is a map key whose hash is kept.
+  const names = new WeakMap<AuthContext["key"], readonly [string, string]>();
+
+  const namesOf = (auth: AuthContext): readonly [string, string] => {
+    let pair = names.get(auth.key);
+    if (!pair) {
+      pair = [`key:${auth.key.id}`, `account:${auth.account.id}:${auth.key.environment}`];
+      names.set(auth.key, pair);
+    }
+    return pair;
+  };
 
   const bucketOf = (name: string, window: number): Bucket => {
     let bucket = buckets.get(name);
@@ -103,19 +128,23 @@ export function createRateLimiter(store: Store): RateLimiter {
       const window = now - (now % WINDOW_MS);
       const windowEnd = window + WINDOW_MS;
       const limit = limits.requests_per_minute;
-      const names = [`key:${auth.key.id}`, `account:${auth.account.id}:${auth.key.environment}`];
+      const [keyName, accountName] = namesOf(auth);
       for (;;) {
-        const pair = names.map((name) => [name, bucketOf(name, window)] as [string, Bucket]);
-        const empty = pair.filter(([, b]) => b.budget === 0);
-        if (empty.length === 0) {
-          let remaining = limit;
-          for (const [, b] of pair) {
-            b.budget--;
-            // Used so far = the store's count less what this process still holds.
-            remaining = Math.min(remaining, limit - (b.count - b.budget));
-          }
+        const key = bucketOf(keyName, window);
+        const account = bucketOf(accountName, window);
+        if (key.budget > 0 && account.budget > 0) {
+          key.budget--;
+          account.budget--;
+          // Used so far = the store's count less what this process still holds.
+          const remaining = Math.min(
+            limit - (key.count - key.budget),
+            limit - (account.count - account.budget),
+          );
           return { limit, remaining: Math.max(0, remaining), reset: Math.ceil(windowEnd / 1000) };
         }
+        const empty: [string, Bucket][] = [];
+        if (key.budget === 0) empty.push([keyName, key]);
+        if (account.budget === 0) empty.push([accountName, account]);
         // Stryker disable next-line MethodExpression: equivalent, a key's window cannot be full while its account's is not (same limit, the account counts every key).
         if (empty.some(([, b]) => b.full)) {
           const wait = Math.max(1, Math.ceil((windowEnd - now) / 1000));
