@@ -260,6 +260,8 @@ export function createDispatch(
       response.headers[KEY_EXPIRES_HEADER] = new Date(auth.key.expires_at).toISOString();
     }
     if (auth) {
+      // created_at is the instant the request id carries: a lookup by request id relies on it
+      // (api/request-log.ts).
       requestLog.add({
         id: uuidv7(at),
         account_id: auth.account.id,

@@ -50,3 +50,15 @@ export function uuidv7(now: number): string {
     HEX[b[15]!]!
   );
 }
+
+const V7 = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/**
+ * The Unix milliseconds a UUIDv7 carries, or null for any other string (another version, or
+ * not a UUID).
+ * @example uuidv7Time("01a20b7c-11b6-79b0-82a0-60ac5b2937a0") // 1795489010102
+ */
+export function uuidv7Time(id: string): number | null {
+  const m = V7.exec(id);
+  return m ? Number.parseInt(m[1]! + m[2]!, 16) : null;
+}

@@ -5,7 +5,7 @@
  */
 
 export * from "./contract";
-export { uuidv7 } from "./ids";
+export { uuidv7, uuidv7Time } from "./ids";
 export {
   assertPostgresSchema,
   migratePostgres,

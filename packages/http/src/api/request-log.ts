@@ -1,5 +1,5 @@
 import { formatInstant } from "@tminus/core";
-import type { ListRequestLogQuery, RequestLogEntry } from "@tminus/store";
+import { type ListRequestLogQuery, type RequestLogEntry, uuidv7Time } from "@tminus/store";
 import { environmentOfKey, hasValidChecksum } from "../api-key-format";
 import { validationError } from "../errors";
 import { requestLogCutoff } from "../housekeeping";
@@ -108,6 +108,9 @@ async function listRequestLog(ctx: RouteContext): Promise<RouteResult> {
     route,
     ...byKey,
     request_id: requestId,
+    // The handler logs each request at the instant its id carries (handler.ts): knowing the
+    // instant, the store finds the entry without an index on request ids.
+    created_at: requestId === undefined ? undefined : (uuidv7Time(requestId) ?? undefined),
     after,
     limit: limit + 1,
   });

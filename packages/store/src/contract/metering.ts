@@ -67,6 +67,12 @@ export interface ListRequestLogQuery {
   key_id?: string;
   key_prefix?: string;
   request_id?: string;
+  /**
+   * Only entries written at this instant (Unix ms). A request id that carries its own time (a
+   * UUIDv7, as the handler makes them) tells it: the lookup then walks one instant of the
+   * account's log instead of all of it.
+   */
+  created_at?: number;
   /** Position of the last row of the previous page: strictly older than it. */
   after?: { value: number; id: string };
   limit: number;

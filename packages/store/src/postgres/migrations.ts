@@ -382,4 +382,13 @@ CREATE TABLE viewer_event_days (
 );
 `,
   },
+  {
+    version: 7,
+    name: "request log without its request-id index",
+    sql: `
+-- Written on every request, and the widest of the log's indexes. A lookup by request id now
+-- passes the id's own time (request ids are UUIDv7) and walks request_log_page instead.
+DROP INDEX request_log_request;
+`,
+  },
 ];

@@ -91,6 +91,47 @@ export function requestLogTests(ctx: SuiteContext): void {
       const byRequest = { ...scope, request_id: entries[0]!.request_id, limit: 10 };
       expect(await list(byRequest)).toEqual([entries[0]]);
       expect(await list({ ...byRequest, status: 500 })).toEqual([]);
+      // The instant a request id carries narrows the lookup and never widens it.
+      expect(await list({ ...byRequest, created_at: T0 + 1 })).toEqual([entries[0]]);
+      expect(await list({ ...byRequest, created_at: T0 + 2 })).toEqual([]);
+      const atT2 = entries.slice(1, 3).sort((a, b) => (a.id < b.id ? 1 : -1));
+      expect(await list({ ...scope, created_at: T0 + 2, limit: 10 })).toEqual(atT2);
+      expect(
+        await list({
+          ...scope,
+          created_at: T0 + 2,
+          limit: 10,
+          after: { value: T0 + 2, id: atT2[0]!.id },
+        }),
+      ).toEqual([atT2[1]]);
+    });
+
+    it("writes a batch of any size whole, every value as given", async (t) => {
+      const list = ctx.store.listRequestLog?.bind(ctx.store);
+      if (!list) return t.skip();
+      const account = await newAccount(ctx.store);
+      // Sizes around the adapters' statement sizes (SQLite: 32 rows per statement).
+      for (const size of [1, 31, 32, 33, 70]) {
+        const batch = Array.from({ length: size }, (_, i) =>
+          entry(account, {
+            created_at: T0 + size * 1000 + i,
+            status: 200 + (i % 300),
+            error_code: i % 2 ? `code_${i}` : null,
+            duration_ms: i / 8,
+            route: `/api/v1/r${i}`,
+          }),
+        );
+        await ctx.store.logRequests(batch);
+        const rows = await list({
+          account_id: account.id,
+          environment: "production",
+          limit: 1000,
+        });
+        const written = rows.filter((r) => r.created_at >= T0 + size * 1000);
+        expect(written.filter((r) => r.created_at < T0 + (size + 1) * 1000)).toEqual(
+          [...batch].reverse(),
+        );
+      }
     });
 
     it("purges entries older than request_log_before", async (t) => {

@@ -59,7 +59,10 @@ export function createRequestLogQueries(db: Db): RequestLogQueries {
       filter("key_id", query.key_id);
       filter("key_prefix", query.key_prefix);
       if (query.status !== undefined) filters.push(`AND status = ${p.int(query.status)}`);
-      // Newest first, strictly before `after`; a request-id lookup walks request_log_request.
+      if (query.created_at !== undefined) {
+        filters.push(`AND created_at = ${p.big(query.created_at)}`);
+      }
+      // Newest first, strictly before `after`, along request_log_page.
       const after = query.after
         ? `AND (created_at, id) < (${p.big(query.after.value)}, ${p.text(query.after.id)})`
         : "";

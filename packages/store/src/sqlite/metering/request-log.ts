@@ -12,8 +12,9 @@ export type RequestLogQueries = Pick<
 
 /** Prepares the request-log statements and returns its methods. */
 export function createRequestLogQueries(db: SqliteDatabase, write: GroupWrite): RequestLogQueries {
-  const insert = db.prepare(
-    `INSERT INTO request_log (${REQUEST_LOG_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insertOne = db.prepare(`INSERT INTO request_log (${REQUEST_LOG_COLUMNS}) VALUES ${ROW}`);
+  const insertMany = db.prepare(
+    `INSERT INTO request_log (${REQUEST_LOG_COLUMNS}) VALUES ${Array(ROWS_PER_INSERT).fill(ROW).join(", ")}`,
   );
   const page = statementCache(db);
   const byDay = db.prepare(
@@ -21,26 +22,21 @@ export function createRequestLogQueries(db: SqliteDatabase, write: GroupWrite): 
      WHERE account_id = ? AND environment = ? AND created_at >= ? AND created_at < ?
      GROUP BY day ORDER BY day`,
   );
+  // Reused for every statement: positional values of ROWS_PER_INSERT rows.
+  const values: unknown[] = new Array(ROWS_PER_INSERT * COLUMN_COUNT);
 
   // Hot path: the http layer batches every request finished in one turn into one commit.
-  // Runs inside a group-commit transaction (see _group-commit.ts).
+  // Runs inside a group-commit transaction (see _group-commit.ts). Rows go in statements of
+  // ROWS_PER_INSERT, the rest one by one: a statement run costs about as much as a row.
   const insertBatch = (entries: RequestLogEntry[]) => {
-    // Positional binding: measurably cheaper than named parameters on this per-request path.
-    for (const e of entries) {
-      insert.run(
-        e.id,
-        e.account_id,
-        e.environment,
-        e.key_id,
-        e.key_prefix,
-        e.request_id,
-        e.method,
-        e.route,
-        e.status,
-        e.error_code,
-        e.duration_ms,
-        e.created_at,
-      );
+    let i = 0;
+    for (; i + ROWS_PER_INSERT <= entries.length; i += ROWS_PER_INSERT) {
+      for (let j = 0; j < ROWS_PER_INSERT; j++) putRow(values, j * COLUMN_COUNT, entries[i + j]!);
+      insertMany.run(values);
+    }
+    for (; i < entries.length; i++) {
+      putRow(values, 0, entries[i]!);
+      insertOne.run(values.slice(0, COLUMN_COUNT));
     }
   };
 
@@ -63,25 +59,28 @@ export function createRequestLogQueries(db: SqliteDatabase, write: GroupWrite): 
         request_id: query.request_id ?? null,
         limit: query.limit,
       };
-      const byRequest = query.request_id !== undefined;
+      const atInstant = query.created_at !== undefined;
       const paged = query.after !== undefined;
-      const statement = page(`${byRequest}:${paged}`, () => pageSql(byRequest, paged));
+      const statement = page(`${atInstant}:${paged}`, () => pageSql(atInstant, paged));
+      const bound = atInstant ? { ...params, created_at: query.created_at } : params;
       const rows = query.after
-        ? statement.all({ ...params, after_value: query.after.value, after_id: query.after.id })
-        : statement.all(params);
+        ? statement.all({ ...bound, after_value: query.after.value, after_id: query.after.id })
+        : statement.all(bound);
       return rows as RequestLogEntry[];
     },
   };
 }
 
 /**
- * One page, newest first, strictly before `after`. A request-id lookup gets its own statement:
- * behind an `(@x IS NULL OR ...)` guard the planner could not use `request_log_request`.
+ * One page, newest first, strictly before `after`. An exact instant gets its own statement:
+ * behind an `(@x IS NULL OR ...)` guard the planner could not use it to seek in
+ * `request_log_page`.
  */
-function pageSql(byRequest: boolean, paged: boolean): string {
+function pageSql(atInstant: boolean, paged: boolean): string {
   return `SELECT ${REQUEST_LOG_COLUMNS} FROM request_log
     WHERE account_id = @account_id AND environment = @environment
-      ${byRequest ? "AND request_id = @request_id" : ""}
+      ${atInstant ? "AND created_at = @created_at" : ""}
+      AND (@request_id IS NULL OR request_id = @request_id)
       AND (@status IS NULL OR status = @status)
       AND (@route IS NULL OR route = @route)
       AND (@key_id IS NULL OR key_id = @key_id)
@@ -89,4 +88,25 @@ function pageSql(byRequest: boolean, paged: boolean): string {
       ${paged ? "AND (created_at, id) < (@after_value, @after_id)" : ""}
     ORDER BY created_at DESC, id DESC
     LIMIT @limit`;
+}
+
+const COLUMN_COUNT = 12;
+const ROW = `(${Array(COLUMN_COUNT).fill("?").join(", ")})`;
+/** Rows per multi-row INSERT (384 values, far below SQLite's limit of 32,766). */
+const ROWS_PER_INSERT = 32;
+
+/** Writes an entry's values at `at` in `REQUEST_LOG_COLUMNS` order. */
+function putRow(values: unknown[], at: number, e: RequestLogEntry): void {
+  values[at] = e.id;
+  values[at + 1] = e.account_id;
+  values[at + 2] = e.environment;
+  values[at + 3] = e.key_id;
+  values[at + 4] = e.key_prefix;
+  values[at + 5] = e.request_id;
+  values[at + 6] = e.method;
+  values[at + 7] = e.route;
+  values[at + 8] = e.status;
+  values[at + 9] = e.error_code;
+  values[at + 10] = e.duration_ms;
+  values[at + 11] = e.created_at;
 }
