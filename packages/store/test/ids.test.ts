@@ -1,6 +1,6 @@
+import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { randomUUID } from "node:crypto";
 import { uuidv7, uuidv7Time } from "../src/ids";
 
 describe("uuidv7 (request ids)", () => {
