@@ -165,6 +165,22 @@ describe("formatInstant", () => {
     expect(formatInstant(AT_10Z + 7)).toBe("2026-11-22T10:00:00.007Z");
   });
 
+  it("writes what toISOString writes, however instants repeat and alternate", () => {
+    const instant = fc.constantFrom(0, -0, 1, AT_10Z, AT_10Z + 7, -62_167_219_200_000);
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(instant, fc.integer({ min: 0, max: 2 ** 41 })), { maxLength: 30 }),
+        (seq) => {
+          for (const ms of seq) expect(formatInstant(ms)).toBe(new Date(ms).toISOString());
+        },
+      ),
+    );
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, 8.64e15 + 1]) {
+      expect(() => formatInstant(bad)).toThrow(RangeError);
+      expect(() => formatInstant(bad)).toThrow(RangeError);
+    }
+  });
+
   it("is parsed back to the same instant", () => {
     fc.assert(
       fc.property(fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }), (ms) => {

@@ -49,6 +49,24 @@ export function parseOffsetDateTime(text: string): number | null {
  * @example formatInstant(1_795_341_600_000) // "2026-11-22T10:00:00.000Z"
  */
 export function formatInstant(ms: number): string {
+  // Stryker disable all: a memo; its mutants only lose hits, and a wrong text is what the property test (against toISOString, instants repeating and alternating) catches.
+  if (ms === recent.ms) return recent.text;
+  if (ms === older.ms) {
+    const hit = older;
+    older = recent;
+    recent = hit;
+    return hit.text;
+  }
   // toISOString is UTC by definition, so the host time zone cannot leak in.
-  return new Date(ms).toISOString();
+  const text = new Date(ms).toISOString();
+  older = recent;
+  recent = { ms, text };
+  // Stryker restore all
+  return text;
 }
+
+// The last two instants written, newest first. A server writes the same few instants over and
+// over (every answer of one millisecond carries it, a status read a timer's target beside it),
+// and toISOString costs about half a microsecond. NaN never matches, so it still throws.
+let recent: { ms: number; text: string } = { ms: Number.NaN, text: "" };
+let older: { ms: number; text: string } = { ms: Number.NaN, text: "" };
