@@ -12,7 +12,7 @@
 //
 //   node bench/hot-path.mjs [--rounds 5] [--seconds 5] [--connections 32] [--skip-render]
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,6 +70,27 @@ function start(args) {
     child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
 }
+
+/**
+ * CPU time (user + system, all threads) a process has used so far, in µs; null off Linux. Per
+ * request it compares the servers' own work, whatever the load generator leaves them.
+ */
+function cpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+const perRequest = (pid, run) => async () => {
+  const before = cpuMicros(pid);
+  const result = await run();
+  const after = cpuMicros(pid);
+  result.cpuPerRequest = before === null ? null : (after - before) / result.requests.total;
+  return result;
+};
 
 /** A bare node:http server answering one constant body (in this process). */
 function bare(body, contentType) {
@@ -148,6 +169,8 @@ await load({ url: gifUrl, duration: 2 });
 const results = {
   status: [],
   statusApart: [],
+  statusCpu: [],
+  bareCpu: [],
   statusP99: [],
   bareP99: [],
   creates: [],
@@ -157,8 +180,8 @@ const results = {
 await load({ url: `${bareApart.url}/`, duration: 2 });
 for (let r = 0; r < rounds; r++) {
   const b = await load({ url: `${bareJson.url}/` });
-  const ba = await load({ url: `${bareApart.url}/` });
-  const s = await load({ url: statusUrl, headers: auth });
+  const ba = await perRequest(bareApart.child.pid, () => load({ url: `${bareApart.url}/` }))();
+  const s = await perRequest(tminus.child.pid, () => load({ url: statusUrl, headers: auth }))();
   const c = await load({
     url: `${tminus.url}/api/v1/timers`,
     method: "POST",
@@ -178,6 +201,10 @@ for (let r = 0; r < rounds; r++) {
   }
   results.status.push(s.requests.average / b.requests.average);
   results.statusApart.push(s.requests.average / ba.requests.average);
+  if (s.cpuPerRequest !== null) {
+    results.statusCpu.push(s.cpuPerRequest);
+    results.bareCpu.push(ba.cpuPerRequest);
+  }
   results.statusP99.push(s.latency.p99);
   results.bareP99.push(b.latency.p99);
   results.creates.push(c.requests.average);
@@ -186,7 +213,11 @@ for (let r = 0; r < rounds; r++) {
   console.log(
     `round ${r + 1}: status ${s.requests.average.toFixed(0)} vs bare ${b.requests.average.toFixed(0)} req/s ` +
       `(${(s.requests.average / b.requests.average).toFixed(3)}), p99 ${s.latency.p99} ms; ` +
-      `bare apart ${ba.requests.average.toFixed(0)} (${(s.requests.average / ba.requests.average).toFixed(3)}) | ` +
+      `bare apart ${ba.requests.average.toFixed(0)} (${(s.requests.average / ba.requests.average).toFixed(3)})` +
+      (s.cpuPerRequest === null
+        ? ""
+        : `, server CPU ${s.cpuPerRequest.toFixed(1)} vs ${ba.cpuPerRequest.toFixed(1)} us/request`) +
+      " | " +
       `creates ${c.requests.average.toFixed(0)}/s p99 ${c.latency.p99} ms | ` +
       `gif ${g.requests.average.toFixed(0)} vs ${bg.requests.average.toFixed(0)} req/s ` +
       `(${(g.requests.average / bg.requests.average).toFixed(3)})`,
@@ -245,7 +276,10 @@ console.log(
   `\n== medians of ${rounds} rounds\n` +
     `status vs bare node:http: ${median(results.status).toFixed(3)} (target >= 0.5, stretch 0.7); ` +
     `p99 ${median(results.statusP99)} ms vs ${median(results.bareP99)} ms\n` +
-    `status vs the bare server in a process of its own: ${median(results.statusApart).toFixed(3)}\n` +
+    `status vs the bare server in a process of its own: ${median(results.statusApart).toFixed(3)}` +
+    (results.statusCpu.length
+      ? `; server CPU per request ${median(results.statusCpu).toFixed(1)} us vs ${median(results.bareCpu).toFixed(1)} us (bare / ours ${(median(results.bareCpu) / median(results.statusCpu)).toFixed(3)})\n`
+      : "\n") +
     `creates: ${median(results.creates).toFixed(0)}/s, p99 ${median(results.createsP99)} ms (target >= 3,000/s)\n` +
     `GIF route vs constant-buffer server: ${median(results.gif).toFixed(3)} (target >= 0.5)\n` +
     `image storm (1,000 GIFs, distinct widths and frame counts): ${(stormMs / 1000).toFixed(1)} s, ` +
