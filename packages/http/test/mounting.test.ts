@@ -125,6 +125,26 @@ describe("URLs from the request", () => {
     expect(outside.status).toBe(404);
   });
 
+  it("a basePath behind node:http keeps the request's query and origin", async () => {
+    const url = await listen(createServer(createNodeListener(handler({ basePath: "/countdown" }))));
+    for (let i = 0; i < 2; i++) {
+      const created = await fetch(`${url}/countdown/api/v1/timers`, {
+        method: "POST",
+        headers: { ...auth(), "idempotency-key": crypto.randomUUID() },
+        body: JSON.stringify({ type: "fixed", name: `B${i}`, deadline_at: "2030-01-01T00:00:00Z" }),
+      });
+      expect(created.status).toBe(201);
+      const { data } = await created.json();
+      // The origin is the connection's, the prefix the basePath.
+      expect(created.headers.get("location")).toBe(`${url}/countdown/api/v1/timers/${data.id}`);
+    }
+    const page = await fetch(`${url}/countdown/api/v1/timers?limit=1`, { headers: auth() });
+    expect(page.status).toBe(200);
+    const listed = await page.json();
+    expect(listed.data).toHaveLength(1);
+    expect(listed.page.has_more).toBe(true);
+  });
+
   it("forwarded headers count only with trustProxy", async () => {
     const forwarded = {
       "x-forwarded-proto": "https",
