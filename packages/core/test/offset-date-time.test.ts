@@ -159,6 +159,31 @@ describe("parseOffsetDateTime properties", () => {
   });
 });
 
+describe("parseOffsetDateTime, read again", () => {
+  it("answers a text as it did the first time, however texts repeat and alternate", () => {
+    const texts = [
+      "2026-11-22T11:00:00+01:00",
+      "2026-11-22T10:00:00Z",
+      "2026-11-22T10:00:00.007Z",
+      "2026-02-30T10:00:00Z",
+      "2026-11-22T10:00:00",
+      "",
+    ];
+    // Each answer alone, with another text read in between so none is remembered.
+    const alone = texts.map((t) => {
+      parseOffsetDateTime("1999-01-01T00:00:00Z");
+      return parseOffsetDateTime(t);
+    });
+    expect(alone.slice(0, 3)).toEqual([AT_10Z, AT_10Z, AT_10Z + 7]);
+    expect(alone.slice(3)).toEqual([null, null, null]);
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: texts.length - 1 }), { maxLength: 30 }), (seq) => {
+        for (const i of seq) expect(parseOffsetDateTime(texts[i]!)).toBe(alone[i]);
+      }),
+    );
+  });
+});
+
 describe("formatInstant", () => {
   it("writes UTC with milliseconds", () => {
     expect(formatInstant(AT_10Z)).toBe("2026-11-22T10:00:00.000Z");

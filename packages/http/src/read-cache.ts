@@ -15,8 +15,11 @@ export interface FoundKey {
 
 /** The reads every request makes, served from memory while the store says nothing changed. */
 export interface ReadCache {
-  /** `store.findApiKeyByHash`, cached. */
-  findKey(hash: string): Promise<FoundKey | null>;
+  /**
+   * `store.findApiKeyByHash`, cached. On a miss, `mayExist` is asked before the store: false
+   * answers null at once (a key that fails its checksum is never in the store).
+   */
+  findKey(hash: string, mayExist?: () => boolean): Promise<FoundKey | null>;
   /** `store.getTimer`, cached: null for another account's or environment's timer. */
   getTimer(account_id: string, environment: Environment, id: string): Promise<TimerRecord | null>;
   /** `store.findTimerById` (public routes), cached. */
@@ -81,10 +84,11 @@ export function createReadCache(store: Store, options: ReadCacheOptions = {}): R
   };
 
   return {
-    async findKey(hash) {
+    async findKey(hash, mayExist) {
       await fresh();
       const hit = keys.get(hash);
       if (hit) return hit;
+      if (mayExist && !mayExist()) return null;
       const generation = known;
       const found = await store.findApiKeyByHash(hash);
       if (found && known === generation) remember(keys, maxKeys, hash, found);

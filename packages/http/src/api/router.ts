@@ -38,6 +38,14 @@ export function createRouter<R extends Routable>(prefix: string, routes: readonl
     };
   });
 
+  // Routes by their number of segments: a path is compared only with templates of its length.
+  const byLength = new Map<number, Compiled<R>[]>();
+  for (const c of compiled) {
+    const same = byLength.get(c.literals.length);
+    if (same) same.push(c);
+    else byLength.set(c.literals.length, [c]);
+  }
+
   const decode = (raw: string) => {
     try {
       return decodeURIComponent(raw);
@@ -51,8 +59,7 @@ export function createRouter<R extends Routable>(prefix: string, routes: readonl
     match(method: string, path: string): RouteMatch<R> | { allowed: string[] } | null {
       const segments = path.split("/").filter(Boolean);
       let allowed: string[] | null = null;
-      for (const c of compiled) {
-        if (c.literals.length !== segments.length) continue;
+      for (const c of byLength.get(segments.length) ?? []) {
         let ok = true;
         for (let i = 0; i < segments.length; i++) {
           const want = c.literals[i];

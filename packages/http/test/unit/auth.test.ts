@@ -177,6 +177,31 @@ describe("authenticate", () => {
     expect(revoked.code).toBe("invalid_api_key");
   });
 
+  it("refuses a key failing its checksum even when the store holds its digest", async () => {
+    const { auth } = await u.key("acme");
+    const good = generateApiKey("production");
+    const forged = good.secret.slice(0, -1) + (good.secret.endsWith("A") ? "B" : "A");
+    // The store would find it: only the checksum stands between the header and the row.
+    await u.store.createApiKey({
+      id: crypto.randomUUID(),
+      account_id: auth.account.id,
+      environment: "production",
+      prefix: good.prefix,
+      hash: hashApiKey(forged),
+      scopes: ["*"],
+      name: null,
+      max_active_keys: 10,
+      now: NOW,
+    });
+    const cache = createReadCache(u.store);
+    const e = await failure(authenticate(cache, `Bearer ${forged}`, NOW));
+    expect(e.code).toBe("invalid_api_key");
+    // Asked again, from the same cache: still refused, never remembered as found.
+    expect((await failure(authenticate(cache, `Bearer ${forged}`, NOW))).code).toBe(
+      "invalid_api_key",
+    );
+  });
+
   it("answers suspended for a valid key of a suspended account", async () => {
     const { issued, auth } = await u.key("acme");
     await u.store.setAccountStatus(auth.account.id, "suspended");
