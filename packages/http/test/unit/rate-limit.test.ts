@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PlanLimits } from "../../src/config";
 import { ApiError } from "../../src/errors";
-import { createRateLimiter, rateLimitHeaders } from "../../src/rate-limit";
+import { createRateLimiter, rateLimitHeaders, setRateLimitHeaders } from "../../src/rate-limit";
 import { type UnitStore, unitStore } from "./_store";
 
 const limits = (requests_per_minute: number): PlanLimits => ({
@@ -72,6 +72,29 @@ describe("rate limits", () => {
     // The account's window is full for both keys, though neither key's own window is.
     expect((await refused(limiter.take(a.auth, limits(10), WINDOW))).code).toBe("rate_limited");
     expect((await refused(limiter.take(b.auth, limits(10), WINDOW))).code).toBe("rate_limited");
+  });
+
+  it("sets the window's headers on an answer; one refusing with Retry-After keeps its Remaining", () => {
+    const state = { limit: 10, remaining: 4, reset };
+    const ok: Record<string, string> = { "content-type": "application/json" };
+    setRateLimitHeaders(ok, state);
+    expect(ok).toEqual({
+      "content-type": "application/json",
+      "ratelimit-limit": "10",
+      "ratelimit-remaining": "4",
+      "ratelimit-reset": String(reset),
+    });
+    const own: Record<string, string> = { "retry-after": "30", "ratelimit-remaining": "2" };
+    setRateLimitHeaders(own, state);
+    expect(own["ratelimit-remaining"]).toBe("2");
+    const unset: Record<string, string> = { "retry-after": "30" };
+    setRateLimitHeaders(unset, state);
+    expect(unset).toEqual({
+      "retry-after": "30",
+      "ratelimit-limit": "10",
+      "ratelimit-remaining": "0",
+      "ratelimit-reset": String(reset),
+    });
   });
 
   it("keeps accounts and environments apart", async () => {
