@@ -42,7 +42,18 @@ export default defineConfig({
   cleanUrls: false,
   // A broken link between pages fails the build (anchors: scripts/check-docs-links.mjs).
   ignoreDeadLinks: false,
-  head: [["link", { rel: "icon", href: "data:," }]],
+  head: [
+    ["link", { rel: "icon", href: "data:," }],
+    // No page loads images or fonts from another origin: Redoc's side menu would fetch its
+    // vendor's logo from a CDN; the policy blocks that (the menu then shows the text only).
+    [
+      "meta",
+      {
+        "http-equiv": "Content-Security-Policy",
+        content: "img-src 'self' data: blob:; font-src 'self' data:",
+      },
+    ],
+  ],
   markdown: {
     anchor: { slugify: githubSlug },
     config(md) {
