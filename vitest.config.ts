@@ -32,6 +32,8 @@ export default defineConfig({
       },
       { extends: true, test: { name: "cli", include: ["packages/cli/test/**/*.test.ts"] } },
       { extends: true, test: { name: "examples", include: ["examples/*/test/**/*.test.ts"] } },
+      // Repository scripts (the docs link check), run as processes.
+      { extends: true, test: { name: "scripts", include: ["test/**/*.test.ts"] } },
     ],
   },
 });

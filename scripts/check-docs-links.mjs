@@ -9,8 +9,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
+// `--dist <dir>` and `--openapi <file>` check another build (the script's own tests use them).
 const ROOT = resolve(import.meta.dirname, "..");
-const DIST = join(ROOT, "docs/.vitepress/dist");
+const DIST = resolve(argument("--dist") ?? join(ROOT, "docs/.vitepress/dist"));
+const OPENAPI = resolve(argument("--openapi") ?? join(ROOT, "docs/openapi.json"));
 /** The HTTP API reference page, whose anchors Redoc makes at run time. */
 const REDOC_PAGE = "reference/http-api.html";
 
@@ -21,6 +23,8 @@ if (!existsSync(DIST)) {
 
 const pages = walk(DIST).filter((f) => f.endsWith(".html"));
 const idsOf = new Map();
+/** The anchors Redoc will draw, read from the OpenAPI document on first use. */
+let redocAnchors;
 const problems = [];
 let links = 0;
 
@@ -102,10 +106,8 @@ function redocAnchorExists(hash) {
   return false;
 }
 
-let redocAnchors;
-
 function readRedocAnchors() {
-  const doc = JSON.parse(readFileSync(join(ROOT, "docs/openapi.json"), "utf8"));
+  const doc = JSON.parse(readFileSync(OPENAPI, "utf8"));
   const operations = new Set();
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item)) if (op?.operationId) operations.add(op.operationId);
@@ -146,6 +148,11 @@ function decodeEntities(text) {
     .replace(/&#39;/g, "'")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">");
+}
+
+function argument(name) {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
 }
 
 function walk(dir) {
