@@ -3,9 +3,9 @@
 // page asks another origin for anything. Serves docs/.vitepress/dist itself (no dev server).
 //   node scripts/docs-screenshots.mjs [--out artifacts/docs]
 // Needs `pnpm docs:build` first and Chromium at CHROMIUM_PATH (default /usr/bin/chromium).
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
-import { extname, join, normalize, resolve } from "node:path";
+import { extname, join, normalize, relative, resolve, sep } from "node:path";
 import { chromium } from "playwright-core";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -40,6 +40,17 @@ const TYPES = {
   ".svg": "image/svg+xml",
   ".woff2": "font/woff2",
 };
+
+/** The path of every page of the built site. */
+function allPages() {
+  const walk = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+    );
+  return walk(DIST)
+    .filter((file) => file.endsWith(".html") && !file.endsWith("404.html"))
+    .map((file) => `/${relative(DIST, file).split(sep).join("/")}`);
+}
 
 if (!existsSync(DIST)) {
   console.error("docs-screenshots: build the site first (pnpm docs:build)");
@@ -108,6 +119,17 @@ try {
     const shot = join(OUT, `search-${suffix}.png`);
     await page.screenshot({ path: shot });
     console.log(shot);
+    // Every other page at phone width: no screenshot, but no sideways scrolling either.
+    if (size.width < 500) {
+      for (const path of allPages()) {
+        await page.goto(`${origin}${path}`, { waitUntil: "load" });
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        if (overflow > 0)
+          problems.push(`${path} at ${suffix} px scrolls sideways by ${overflow} px`);
+      }
+    }
     for (const url of foreign) problems.push(`loaded from another origin: ${url}`);
     await context.close();
   }
