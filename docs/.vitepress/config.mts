@@ -90,10 +90,10 @@ export default defineConfig({
     footer: { message: "MIT licensed." },
   },
   buildEnd(site) {
-    if (brokenRepoLinks.length > 0) {
-      throw new Error(`links to files that do not exist:\n  ${brokenRepoLinks.join("\n  ")}`);
-    }
     // The document itself, linked from the guide as openapi.json.
     copyFileSync(join(DOCS_DIR, "openapi.json"), join(site.outDir, "openapi.json"));
+    if (brokenRepoLinks.size > 0) {
+      throw new Error(`links to files that do not exist:\n  ${[...brokenRepoLinks].join("\n  ")}`);
+    }
   },
 });

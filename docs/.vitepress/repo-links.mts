@@ -6,8 +6,8 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import type { MarkdownRenderer } from "vitepress";
 import { DOCS_DIR, githubUrlOf, sitePageOf } from "./repo-pages.mts";
 
-/** Broken links found while rendering, as `page: target`. */
-export const brokenRepoLinks: string[] = [];
+/** Broken links found while rendering, as `page: target` (pages render more than once). */
+export const brokenRepoLinks = new Set<string>();
 
 const EXTERNAL = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
 
@@ -41,7 +41,7 @@ function rewrite(href: string, relativePath: string): string {
     return `${link.startsWith(".") ? link : `./${link}`}${suffix}`;
   }
   if (!existsSync(target)) {
-    brokenRepoLinks.push(`${relativePath}: ${href}`);
+    brokenRepoLinks.add(`${relativePath}: ${href}`);
     return href;
   }
   return `${githubUrlOf(target)}${suffix}`;
