@@ -63,7 +63,10 @@ export interface RateLimiter {
    * nothing.
    */
   take(auth: AuthContext, limits: PlanLimits, now: number): Promise<RateLimitState>;
-  /** Forgets windows that have ended (called now and then; the state is small). */
+  /**
+   * Forgets windows that have ended (called now and then; the state is small). Units still held
+   * for them are dropped: a late request for one (a clock stepped back) asks the store again.
+   */
   prune(now: number): void;
 }
 
@@ -81,22 +84,33 @@ export function createRateLimiter(store: Store): RateLimiter {
   // record while nothing changes, and a name string kept is a map key whose hash is kept.
   const names = new WeakMap<AuthContext["key"], readonly [string, string]>();
 
-  const namesOf = (auth: AuthContext): readonly [string, string] => {
-    let pair = names.get(auth.key);
-    // Stryker disable next-line ConditionalExpression: equivalent, names made again are the same names; keeping them only spares the work.
-    if (!pair) {
-      pair = [`key:${auth.key.id}`, `account:${auth.account.id}:${auth.key.environment}`];
-      names.set(auth.key, pair);
-    }
+  const nameKey = (auth: AuthContext): readonly [string, string] => {
+    const pair = [
+      `key:${auth.key.id}`,
+      `account:${auth.account.id}:${auth.key.environment}`,
+    ] as const;
+    names.set(auth.key, pair);
     return pair;
   };
+  const namesOf = (auth: AuthContext) => names.get(auth.key) ?? nameKey(auth);
 
+  const freshBucket = (window: number): Bucket => ({
+    window,
+    budget: 0,
+    count: 0,
+    full: false,
+    pending: null,
+  });
+
+  // A request keeps the buckets it started with until it is answered, so a newer window taking
+  // their place in the map (or pruning) cannot make it drop the units it reserved and ask again.
   const bucketOf = (name: string, window: number): Bucket => {
-    let bucket = buckets.get(name);
-    if (!bucket || bucket.window !== window) {
-      bucket = { window, budget: 0, count: 0, full: false, pending: null };
-      buckets.set(name, bucket);
-    }
+    const held = buckets.get(name);
+    // A late request (its clock still in the window before) gets a bucket of its own and
+    // leaves the newer window's in place: swapping them back and forth lost both windows' units.
+    if (held && held.window >= window) return held.window === window ? held : freshBucket(window);
+    const bucket = freshBucket(window);
+    buckets.set(name, bucket);
     return bucket;
   };
 
@@ -130,34 +144,24 @@ export function createRateLimiter(store: Store): RateLimiter {
       const windowEnd = window + WINDOW_MS;
       const limit = limits.requests_per_minute;
       const [keyName, accountName] = namesOf(auth);
+      const key = bucketOf(keyName, window);
+      const account = bucketOf(accountName, window);
       for (;;) {
-        const key = bucketOf(keyName, window);
-        const account = bucketOf(accountName, window);
-        // The key's window never binds on its own: its limit is the account's, and the account
-        // counts every use of the key. The mutants disabled below are equivalent for that
-        // reason (or only change how many units are reserved, never how many are admitted).
-        // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, see above.
-        const keyHolds = key.budget > 0;
-        if (keyHolds && account.budget > 0) {
-          // Stryker disable next-line UpdateOperator: equivalent, see above.
+        if (key.budget > 0 && account.budget > 0) {
           key.budget--;
           account.budget--;
-          // Used so far = the store's count less what this process still holds.
+          // Used so far = the store's count less what this process still holds. Either window
+          // may be the tighter as this process knows them: each count is as fresh as its
+          // bucket's last reservation.
           const remaining = Math.min(
-            // Stryker disable next-line ArithmeticOperator: equivalent, see above.
             limit - (key.count - key.budget),
             limit - (account.count - account.budget),
           );
           return { limit, remaining: Math.max(0, remaining), reset: Math.ceil(windowEnd / 1000) };
         }
-        // Stryker disable next-line ArrayDeclaration: equivalent, a stray entry is neither full nor idle, and waiting on it waits on nothing.
-        const empty: [string, Bucket][] = [];
-        // Stryker disable next-line ConditionalExpression: equivalent, see above.
-        if (key.budget === 0) empty.push([keyName, key]);
-        // Stryker disable next-line ConditionalExpression: equivalent, asking for units while holding some reserves more, never admits more.
-        if (account.budget === 0) empty.push([accountName, account]);
-        // Stryker disable next-line MethodExpression: equivalent, a key's window cannot be full while its account's is not (same limit, the account counts every key).
-        if (empty.some(([, b]) => b.full)) {
+        // A full window has no units left (it is asked only when it holds none), for any process.
+        // The key's fills on its own when other processes hold its units unused.
+        if (key.full || account.full) {
           const wait = Math.max(1, Math.ceil((windowEnd - now) / 1000));
           const state = { limit, remaining: 0, reset: Math.ceil(windowEnd / 1000) };
           throw new ApiError(
@@ -166,16 +170,20 @@ export function createRateLimiter(store: Store): RateLimiter {
             { headers: { "retry-after": String(wait), ...rateLimitHeaders(state) } },
           );
         }
+        // Only the windows this process holds no units of are asked for more.
+        const pair: [string, Bucket][] = [
+          [keyName, key],
+          [accountName, account],
+        ];
+        const empty = pair.filter(([, b]) => b.budget === 0);
         const idle = empty.filter(([, b]) => b.pending === null);
         if (idle.length > 0) reserve(window, limit, idle);
         await Promise.all(empty.map(([, b]) => b.pending));
       }
     },
-    // Stryker disable all: prune only frees memory; bucketOf replaces a stale window anyway.
     prune(now) {
       const window = now - (now % WINDOW_MS);
-      for (const [name, b] of buckets) if (b.window < window && !b.pending) buckets.delete(name);
+      for (const [name, b] of buckets) if (b.window < window) buckets.delete(name);
     },
-    // Stryker restore all
   };
 }

@@ -43,6 +43,7 @@ const V6: [string, number, BlockedReason][] = [
   ["fd00:ec2::254", 128, "metadata"], // AWS over IPv6
   ["::1", 128, "loopback"],
   ["::ffff:0:0", 96, "ipv4_mapped"], // would reach any IPv4 address, private ones included
+  ["::ffff:0:0:0", 96, "reserved"], // IPv4-translated (SIIT, RFC 2765): embeds an IPv4 address
   ["::", 96, "reserved"], // unspecified and IPv4-compatible (deprecated)
   ["64:ff9b::", 96, "reserved"], // NAT64: embeds an IPv4 address
   ["64:ff9b:1::", 48, "reserved"], // local-use NAT64
@@ -67,8 +68,8 @@ const V6_RANGES: Range[] = V6.map(([ip, bits, reason]) => ({ base: v6(ip), bits,
  * IPv4 and so could not name them.
  */
 export function blockedReason(address: string): BlockedReason | null {
-  // Stryker disable next-line Regex: equivalent, brackets anywhere else make isIP refuse the text, and ".*" runs to the end either way.
-  const plain = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  // A zone id (fe80::1%eth0) names the interface to leave by, not part of the address.
+  const plain = address.replace(/^\[|\]$/g, "").split("%")[0]!;
   const family = isIP(plain);
   if (family === 4) return match(V4_RANGES, v4(plain), 32);
   if (family === 6) return match(V6_RANGES, v6(plain), 128);
@@ -81,7 +82,6 @@ export function blockedReason(address: string): BlockedReason | null {
  * check that compared the text as written could be walked around with one dot.
  */
 export function normalizeHost(hostname: string): string {
-  // Stryker disable next-line Regex: equivalent, a bracket inside a host is refused by URL parsing before it gets here.
   const unbracketed = hostname.replace(/^\[|\]$/g, "");
   return unbracketed.toLowerCase().replace(/\.+$/, "");
 }
@@ -115,16 +115,16 @@ function v4(text: string): bigint {
 }
 
 function v6(text: string): bigint {
-  let head = text.toLowerCase();
-  // A trailing dotted quad (::ffff:127.0.0.1) is the last 32 bits.
-  let tail: bigint | null = null;
-  // Stryker disable next-line Regex: equivalent, isIP allows a dotted quad only at the end, and the one 128-bit range holding such a tail (::1 as ::0.0.0.1) starts with a one-digit octet.
-  const dotted = /(\d{1,3}(?:\.\d{1,3}){3})$/.exec(head);
-  if (dotted) {
-    tail = v4(dotted[1]!);
-    head = `${head.slice(0, -dotted[1]!.length)}0:0`;
+  // No lower-casing: parseInt reads hex digits in either case.
+  let head = text;
+  // A trailing dotted quad (::ffff:127.0.0.1) is the last two groups, written in decimal.
+  const cut = head.lastIndexOf(":") + 1;
+  const last = head.slice(cut);
+  if (last.includes(".")) {
+    const quad = v4(last);
+    head = `${head.slice(0, cut)}${(quad >> 16n).toString(16)}:${(quad & 0xffffn).toString(16)}`;
   }
-  const [left = "", right] = head.split("::");
+  const [left, right] = head.split("::") as [string, string?];
   const leftGroups = left ? left.split(":") : [];
   const rightGroups = right ? right.split(":") : [];
   const missing = 8 - leftGroups.length - rightGroups.length;
@@ -132,5 +132,5 @@ function v6(text: string): bigint {
   for (const g of [...leftGroups, ...Array<string>(missing).fill("0"), ...rightGroups]) {
     out = (out << 16n) | BigInt(Number.parseInt(g, 16));
   }
-  return tail === null ? out : (out & ~0xffffffffn) | tail;
+  return out;
 }
