@@ -93,7 +93,9 @@ describe("copy: the table catalogue", () => {
           for (const r of list) digest.add(r);
           return digest.hex();
         };
-        const shuffled = [...rows].sort(() => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 3) - 1);
+        const shuffled = [...rows].sort(
+          () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 3) - 1,
+        );
         expect(sum(shuffled)).toBe(sum(rows));
         expect(sum([...rows, rows[0]!])).not.toBe(sum(rows));
         const changed = rows.map((r) => [...r]);
@@ -145,13 +147,17 @@ function fillEveryTable(path: string) {
     for (let n = 0; n < 3; n++) {
       insert.run(
         ...cols.map((c) => {
-          if (c.name === "id" && table.name === "accounts") return n === 0 ? "acc-1" : `acc-${n + 1}`;
-          if (c.name === "id" && table.name === "users") return n === 0 ? "user-1" : `user-${n + 1}`;
-          if (c.name === "id" && table.name === "webhook_events") return n === 0 ? "evt-1" : `evt-${n + 1}`;
+          if (c.name === "id" && table.name === "accounts")
+            return n === 0 ? "acc-1" : `acc-${n + 1}`;
+          if (c.name === "id" && table.name === "users")
+            return n === 0 ? "user-1" : `user-${n + 1}`;
+          if (c.name === "id" && table.name === "webhook_events")
+            return n === 0 ? "evt-1" : `evt-${n + 1}`;
           if (c.name === "name" && table.name === "accounts") return `account ${n}`;
           if (c.name === "email") return `u${n}@example.com`;
           // Nullable columns get a NULL in one row of three.
-          if (n === 2 && !table.key.includes(c.name) && nullable(db, table.name, c.name)) return null;
+          if (n === 2 && !table.key.includes(c.name) && nullable(db, table.name, c.name))
+            return null;
           return value(table.name, c.name, c.type, n);
         }),
       );
@@ -161,7 +167,10 @@ function fillEveryTable(path: string) {
 }
 
 function nullable(db: Database.Database, table: string, column: string): boolean {
-  const info = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string; notnull: number }[];
+  const info = db.prepare(`PRAGMA table_info(${table})`).all() as {
+    name: string;
+    notnull: number;
+  }[];
   return info.find((c) => c.name === column)?.notnull === 0;
 }
 
@@ -170,7 +179,9 @@ function dump(path: string): Record<string, unknown[]> {
   const db = new Database(path, { readonly: true });
   const out: Record<string, unknown[]> = {};
   for (const table of COPY_TABLES) {
-    out[table.name] = db.prepare(`SELECT * FROM ${table.name} ORDER BY ${table.key.join(", ")}`).all();
+    out[table.name] = db
+      .prepare(`SELECT * FROM ${table.name} ORDER BY ${table.key.join(", ")}`)
+      .all();
   }
   db.close();
   return out;
