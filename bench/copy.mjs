@@ -5,14 +5,14 @@
 // `tminus backup` of the same file (a page copy with no conversion), and the rows per second.
 //
 //   npx -y pnpm@10 build && node bench/copy.mjs --timers 100000 [--lanes 16] [--batch-size 1000]
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createRequire } from "node:module";
 
 // pg is the CLI's dependency; resolve it from there.
 const pg = createRequire(new URL("../packages/cli/package.json", import.meta.url))("pg");
@@ -49,9 +49,13 @@ function timed(args) {
 }
 
 async function serve() {
-  const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--no-worker", "--db", source, "--config", config], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [cli, "serve", "--port", "0", "--no-worker", "--db", source, "--config", config],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const url = await new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (c) => {
@@ -66,13 +70,29 @@ async function serve() {
 
 async function fill() {
   const key = JSON.parse(
-    tminus(["keys", "create", "--env", "production", "--account", "bench", "--json", "--db", source, "--config", config]),
+    tminus([
+      "keys",
+      "create",
+      "--env",
+      "production",
+      "--account",
+      "bench",
+      "--json",
+      "--db",
+      source,
+      "--config",
+      config,
+    ]),
   );
   const { child, url } = await serve();
   const bodies = [
     { type: "fixed", deadline_at: "2031-01-01T00:00:00Z" },
     { type: "duration", duration_seconds: 7200 },
-    { type: "recurring", timezone: "Europe/Paris", recurrence: { rrule: "FREQ=WEEKLY;BYDAY=MO", dtstart: "2026-01-05T09:00" } },
+    {
+      type: "recurring",
+      timezone: "Europe/Paris",
+      recurrence: { rrule: "FREQ=WEEKLY;BYDAY=MO", dtstart: "2026-01-05T09:00" },
+    },
   ];
   let next = 0;
   const started = Date.now();
@@ -83,7 +103,11 @@ async function fill() {
       const res = await fetch(`${url}/api/v1/timers`, {
         method: "POST",
         headers: { ...headers, "idempotency-key": `bench-${i}` },
-        body: JSON.stringify({ name: `Timer ${i}`, ...bodies[i % 3], metadata: { campaign: `c${i % 97}` } }),
+        body: JSON.stringify({
+          name: `Timer ${i}`,
+          ...bodies[i % 3],
+          metadata: { campaign: `c${i % 97}` },
+        }),
       });
       const body = await res.json();
       if (res.status !== 201) throw new Error(JSON.stringify(body));
@@ -95,7 +119,10 @@ async function fill() {
         });
         await up.arrayBuffer();
       }
-      if (i % 10_000 === 0) process.stderr.write(`  filled ${i} timers (${Math.round((Date.now() - started) / 1000)} s)\n`);
+      if (i % 10_000 === 0)
+        process.stderr.write(
+          `  filled ${i} timers (${Math.round((Date.now() - started) / 1000)} s)\n`,
+        );
     }
   };
   await Promise.all(Array.from({ length: Number(values.lanes) }, lane));
@@ -125,7 +152,11 @@ try {
         timers: by.timers,
         rows,
         sqlite_mb: Math.round(size / 1e5) / 10,
-        tables: { timer_activity: by.timer_activity, idempotency_keys: by.idempotency_keys, request_log: by.request_log },
+        tables: {
+          timer_activity: by.timer_activity,
+          idempotency_keys: by.idempotency_keys,
+          request_log: by.request_log,
+        },
         copy_sqlite_to_postgres_s: Math.round(there.seconds * 10) / 10,
         copy_postgres_to_sqlite_s: Math.round(back.seconds * 10) / 10,
         rows_per_s_to_postgres: Math.round(rows / there.seconds),
