@@ -192,6 +192,59 @@ function dump(path: string): Record<string, unknown[]> {
   return out;
 }
 
+describe("copy: resuming", () => {
+  it("continues after the last committed batch, and the verification catches a row changed in place", async () => {
+    const first = join(dir, "resume-from.db");
+    const prepared = sqliteCopyEndpoint({ path: first });
+    await prepared.migrate();
+    await prepared.close();
+    fillEveryTable(first);
+    const from = sqliteCopyEndpoint({ path: first, mustExist: true });
+    const to = sqliteCopyEndpoint({ path: join(dir, "resume-to.db") });
+    // Interrupted after the first batch of timers committed.
+    const stop = new Error("interrupted");
+    const cut = await copyDatabase(from, to, {
+      batchSize: 1,
+      onProgress: (e) => {
+        if (e.table === "timers" && e.tableRows === 1) throw stop;
+      },
+    }).catch((e) => e);
+    expect(cut).toBe(stop);
+    // A target holding an unfinished copy is no source.
+    const refused = await copyDatabase(to, sqliteCopyEndpoint({ path: join(dir, "x.db") })).catch(
+      (e) => e,
+    );
+    expect(refused).toMatchObject({ code: "other_copy" });
+    // Resumed: only what was missing is written, and everything verifies.
+    const resumed = await copyDatabase(from, to, { batchSize: 2 });
+    expect(resumed).toMatchObject({ ok: true, resumed: true });
+    expect(resumed.copiedRows).toBe(COPY_TABLES.length * 3 - (3 + 3 + 1));
+
+    // Again, but the source changes a row the interrupted run had already copied.
+    const other = sqliteCopyEndpoint({ path: join(dir, "resume-changed.db") });
+    await copyDatabase(from, other, {
+      batchSize: 1,
+      onProgress: (e) => {
+        if (e.table === "timers" && e.tableRows === 2) throw stop;
+      },
+    }).catch(() => {});
+    const raw = new Database(first);
+    raw
+      .prepare(
+        "UPDATE timers SET name = 'changed meanwhile' WHERE id = (SELECT min(id) FROM timers)",
+      )
+      .run();
+    raw.close();
+    const stale = await copyDatabase(from, other);
+    expect(stale.ok).toBe(false);
+    expect(stale.tables.filter((t) => !t.ok).map((t) => t.table)).toEqual(["timers"]);
+    // The resume record stays, so nothing takes the target for finished; --force starts over.
+    const again = await copyDatabase(from, other, { force: true });
+    expect(again).toMatchObject({ ok: true, resumed: false });
+    for (const side of [from, to, other]) await side.close();
+  });
+});
+
 withServer("copy: SQLite -> PostgreSQL -> SQLite", () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let pool: pg.Pool;

@@ -51,7 +51,7 @@ export function registerCopy(program: Command): void {
         if (!report.ok) {
           const bad = report.tables.filter((t) => !t.ok).map((t) => t.table);
           throw new CliError(
-            `verification failed for ${bad.join(", ")}: the source changed since an interrupted copy began; stop its writers and run again with --force`,
+            `verification failed for ${bad.join(", ")}; if the source was written to since an interrupted copy began, stop its writers and copy again with --force`,
           );
         }
       } finally {

@@ -91,6 +91,13 @@ export async function copyDatabase(
     );
   }
   await assertKnownSchema(from, true);
+  const unfinished = await from.readProgress();
+  if (unfinished) {
+    throw new CopyError(
+      "other_copy",
+      `source ${from.label} is the target of an unfinished copy from ${unfinished.source}; finish that copy first`,
+    );
+  }
   const target = await to.schemaVersion();
   if (target.found > target.latest) {
     throw new CopyError(
