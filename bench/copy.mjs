@@ -23,6 +23,8 @@ const { values } = parseArgs({
     lanes: { type: "string", default: "16" },
     "batch-size": { type: "string", default: "1000" },
     keep: { type: "boolean", default: false },
+    // A database an earlier run filled and kept (--keep prints where): skips the fill.
+    source: { type: "string" },
   },
 });
 const TIMERS = Number(values.timers);
@@ -36,7 +38,7 @@ writeFileSync(
     plans: { starter: { requests_per_minute: 10_000_000, new_timers_per_cycle: 10_000_000 } },
   }),
 );
-const source = join(dir, "source.db");
+const source = values.source ?? join(dir, "source.db");
 
 function tminus(args) {
   return execFileSync(process.execPath, [cli, ...args], { encoding: "utf8", maxBuffer: 1 << 26 });
@@ -135,7 +137,7 @@ const admin = new pg.Client({ connectionString: `${PG_URL}/postgres` });
 await admin.connect();
 try {
   process.stderr.write(`filling ${TIMERS} timers through the API...\n`);
-  await fill();
+  if (!values.source) await fill();
   await admin.query(`CREATE DATABASE ${name}`);
   const target = `${PG_URL}/${name}`;
   const batch = ["--batch-size", values["batch-size"]];
@@ -158,6 +160,8 @@ try {
           request_log: by.request_log,
         },
         copy_sqlite_to_postgres_s: Math.round(there.seconds * 10) / 10,
+        of_which_copy_s: report.copyMs / 1000,
+        of_which_verify_s: report.verifyMs / 1000,
         copy_postgres_to_sqlite_s: Math.round(back.seconds * 10) / 10,
         rows_per_s_to_postgres: Math.round(rows / there.seconds),
         baseline_backup_sqlite_s: Math.round(backup.seconds * 10) / 10,
@@ -170,5 +174,6 @@ try {
 } finally {
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
   await admin.end();
-  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+  if (values.keep) process.stderr.write(`kept ${source}\n`);
+  else rmSync(dir, { recursive: true, force: true });
 }

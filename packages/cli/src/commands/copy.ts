@@ -68,8 +68,9 @@ function printReport(report: CopyReport, from: OpenedEndpoint, to: OpenedEndpoin
     return;
   }
   const how = report.resumed ? "resumed and copied" : "copied";
+  const seconds = (ms: number) => (ms / 1000).toFixed(1);
   process.stdout.write(
-    `${how} ${report.copiedRows} rows from ${from.endpoint.label} to ${to.endpoint.label}\n`,
+    `${how} ${report.copiedRows} rows from ${from.endpoint.label} to ${to.endpoint.label} in ${seconds(report.copyMs)} s, verified in ${seconds(report.verifyMs)} s\n`,
   );
   process.stdout.write(formatVerification(report.tables));
 }
