@@ -3,7 +3,7 @@
 // answer the same with the same keys. Then an interrupted copy resumes, and a target that
 // holds data is refused unless --force.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -316,6 +316,17 @@ describePg("tminus copy: SQLite filled through the API <-> PostgreSQL", () => {
     expect(intoUsed.stderr).toMatch(
       /^tminus: target .+used\.db is not empty \(accounts: 1, api_keys: 1\)/,
     );
+    // A table the copy does not know fails it loudly, and the refused target file is not left.
+    const extra = new pg.Client({ connectionString: target.url });
+    await extra.connect();
+    await extra.query("CREATE TABLE plugin_notes (id text)");
+    await extra.end();
+    const unknown = await tminus(["copy", "--from", target.url, "--to", join(dir, "never.db")]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(
+      /^tminus: postgres:.+ has a table this tminus does not know how to copy: plugin_notes\n$/,
+    );
+    expect(existsSync(join(dir, "never.db"))).toBe(false);
     const missing = await tminus([
       "copy",
       "--from",

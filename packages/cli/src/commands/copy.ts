@@ -1,7 +1,9 @@
+import { existsSync, rmSync } from "node:fs";
 import { CopyError, type CopyReport, copyDatabase, DEFAULT_COPY_BATCH } from "@tminus/store";
 import type { Command } from "commander";
 import { type OpenedEndpoint, openCopyEndpoint } from "../copy-endpoints";
 import { createCopyProgress } from "../copy-progress";
+import { parseDatabaseTarget } from "../database";
 import { CliError } from "../errors";
 import { formatVerification } from "../verification";
 
@@ -24,6 +26,9 @@ export function registerCopy(program: Command): void {
         role: "tminus copy (source)",
       });
       let to: OpenedEndpoint | undefined;
+      // A refused copy must not leave behind a SQLite file it created only to refuse.
+      const made = newSqliteFile(opts.to);
+      let refused = false;
       try {
         to = await openCopyEndpoint(opts.to, "--to", {
           mustExist: false,
@@ -44,7 +49,8 @@ export function registerCopy(program: Command): void {
           onProgress: (event) => progress.update(event),
         }).catch((error) => {
           progress.finish();
-          throw error instanceof CopyError ? new CliError(error.message) : error;
+          refused = error instanceof CopyError;
+          throw refused ? new CliError(error.message) : error;
         });
         progress.finish();
         printReport(report, from, target, opts.json === true);
@@ -57,6 +63,9 @@ export function registerCopy(program: Command): void {
       } finally {
         await to?.close();
         await from.close();
+        if (made && refused) {
+          for (const file of [made, `${made}-wal`, `${made}-shm`]) rmSync(file, { force: true });
+        }
       }
     });
 }
@@ -73,6 +82,16 @@ function printReport(report: CopyReport, from: OpenedEndpoint, to: OpenedEndpoin
     `${how} ${report.copiedRows} rows from ${from.endpoint.label} to ${to.endpoint.label} in ${seconds(report.copyMs)} s, verified in ${seconds(report.verifyMs)} s\n`,
   );
   process.stdout.write(formatVerification(report.tables));
+}
+
+/** The path of a SQLite `--to` that does not exist yet, else null. */
+function newSqliteFile(value: string): string | null {
+  try {
+    const target = parseDatabaseTarget(value);
+    return target.kind === "sqlite" && !existsSync(target.path) ? target.path : null;
+  } catch {
+    return null; // opening it reports the problem
+  }
 }
 
 function parseBatchSize(value: string | undefined): number | undefined {
