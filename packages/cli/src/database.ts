@@ -198,7 +198,8 @@ interface PgModule {
   };
 }
 
-async function createPool(
+/** A `pg.Pool` for a target, every creation failure a one-line `CliError`. */
+export async function createPool(
   target: Extract<DatabaseTarget, { kind: "postgres" }>,
   options: OpenOptions,
 ): Promise<PgPool> {
@@ -237,7 +238,7 @@ async function createPool(
 }
 
 /** One line for the operator; the password never appears. */
-function describePostgresError(
+export function describePostgresError(
   error: unknown,
   target: Extract<DatabaseTarget, { kind: "postgres" }>,
 ): CliError {

@@ -1,5 +1,7 @@
 import { Command } from "commander";
 import { registerAccounts } from "./commands/accounts";
+import { registerBackup, registerRestore } from "./commands/backup";
+import { registerCopy } from "./commands/copy";
 import { registerKeys } from "./commands/keys";
 import { registerMigrate } from "./commands/migrate";
 import { registerRender } from "./commands/render";
@@ -20,5 +22,8 @@ export function createProgram(): Command {
   registerAccounts(program);
   registerRender(program);
   registerUsers(program);
+  registerCopy(program);
+  registerBackup(program);
+  registerRestore(program);
   return program;
 }

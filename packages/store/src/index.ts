@@ -5,6 +5,7 @@
  */
 
 export * from "./contract";
+export * from "./copy";
 export { uuidv7, uuidv7Time } from "./ids";
 export {
   assertPostgresSchema,
