@@ -93,8 +93,70 @@ function dashboardClient(): void {
     clearTimeout(timer);
     timer = setTimeout(refresh, 250);
   };
-  builder.addEventListener("input", schedule);
-  builder.addEventListener("change", () => {
+  // A new recurring timer starts today in its own zone: the date follows the zone field until
+  // the person picks a day. "Now" is the server's (the page says when it was drawn).
+  const zone = builder.querySelector<HTMLInputElement>("#timezone");
+  const start = builder.querySelector<HTMLInputElement>("#starts_on[data-today]");
+  const drawnAt = Number(builder.dataset.now) - performance.now();
+  const followZone = () => {
+    if (!zone || !start || !("today" in start.dataset)) return;
+    try {
+      start.value = new Intl.DateTimeFormat("en-CA", {
+        timeZone: zone.value.trim(),
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+      }).format(drawnAt + performance.now());
+    } catch {
+      // Not a time zone (yet): the date stays, the preview names the problem.
+    }
+  };
+  start?.addEventListener("input", () => {
+    delete start.dataset.today;
+  });
+
+  // The base theme's colours: switching the theme moves pickers that still show the old
+  // theme's colours to the new one's (picked colours stay: they override the theme).
+  const theme = builder.querySelector<HTMLSelectElement>("#theme");
+  const palettes = JSON.parse(theme?.dataset.palettes ?? "{}") as Record<
+    string,
+    Record<string, string>
+  >;
+  let themeShown = theme?.value ?? "";
+  const followTheme = () => {
+    if (!theme || theme.value === themeShown) return;
+    const before = palettes[themeShown];
+    const after = palettes[theme.value];
+    themeShown = theme.value;
+    if (!before || !after) return;
+    const pickers = Object.keys(after).map((name) =>
+      builder.querySelector<HTMLInputElement>(`#${name}`),
+    );
+    const untouched = pickers.every(
+      (p) => p && p.value.toLowerCase() === (before[p.id] ?? "").toLowerCase(),
+    );
+    if (untouched) for (const p of pickers) if (p) p.value = (after[p.id] ?? p.value).toLowerCase();
+  };
+
+  // On a narrow screen the preview sticks to the top: a field that gets the focus under it is
+  // scrolled down into sight.
+  const preview = document.querySelector<HTMLElement>(".builder .preview");
+  builder.addEventListener("focusin", (event) => {
+    const field = event.target as HTMLElement;
+    if (!preview || getComputedStyle(preview).position !== "sticky") return;
+    const cover = preview.getBoundingClientRect();
+    const box = field.getBoundingClientRect();
+    if (cover.bottom <= 0 || box.top >= cover.bottom + 8 || box.bottom <= cover.top) return;
+    window.scrollBy({ top: box.top - cover.bottom - 16, behavior: "instant" });
+  });
+
+  builder.addEventListener("input", (event) => {
+    if (event.target === zone) followZone();
+    schedule();
+  });
+  builder.addEventListener("change", (event) => {
+    if (event.target === zone) followZone();
+    followTheme();
     showType();
     schedule();
   });

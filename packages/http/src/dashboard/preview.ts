@@ -9,7 +9,8 @@ import type { ApiResponse } from "../exchange";
 import type { PageContext } from "./context";
 import type { DashboardDeps } from "./deps";
 import { jsonResponse } from "./responses";
-import { describeRule, readTimerForm, timerBodyOf } from "./timer-form";
+import { describeRule, readTimerForm, timerBodyOf, todayIn } from "./timer-form";
+import { inZone, zoneDay } from "./zone-time";
 
 /** How far a personalized timer's sample recipient is from their deadline in the preview. */
 const SAMPLE_DEADLINE_MS = 2 * 86_400_000 + 5 * 3_600_000;
@@ -57,13 +58,15 @@ export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promi
     ended: definition.ended,
     width: 600,
   });
-  const at =
-    status.target_at === null
-      ? null
-      : `${new Date(status.target_at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  const zone = definition.timezone;
+  const at = status.target_at === null ? null : inZone(status.target_at, zone);
   let summary = at === null ? "Preview: no deadline" : `Preview: ends ${at}`;
   if (definition.type === "recurring") {
-    summary = `${describeRule(values)}; next occurrence ${at ?? "none"}`;
+    summary = `${describeRule(values)}; next: ${at ?? "none"}`;
+    // A rule that starts on a later day counts to its first time from now on: say so.
+    if (values.starts_on > todayIn(zone, ctx.now)) {
+      summary += `; starts in the future, on ${zoneDay(values.starts_on)}`;
+    }
   }
   if (values.preview_ended) summary = `Showing the ended look. ${summary}`;
   return {

@@ -2,7 +2,7 @@ import { TIME_UNITS, timeZoneNames } from "@tminus/core";
 import type { PageContext } from "../context";
 import { html, type SafeHtml } from "../html";
 import { csrfField } from "../layout";
-import { type TimerFormValues, WEEKDAYS } from "../timer-form";
+import { THEME_PALETTES, type TimerFormValues, WEEKDAYS } from "../timer-form";
 
 const TYPES = [
   ["fixed", "Fixed deadline", "Counts down to one date and time."],
@@ -63,7 +63,7 @@ export function builderForm(
   }
   for (const [unit, label] of Object.entries(v.labels)) query.set(`label_${unit}`, label);
   return html`<div class="builder">
-<form method="post" action="${input.action}" data-preview="${previewUrl}" aria-describedby="preview-status">
+<form method="post" action="${input.action}" data-preview="${previewUrl}" data-now="${ctx.now}" aria-describedby="preview-status">
 ${csrfField(ctx)}${input.idempotencyKey ? html`<input type="hidden" name="idempotency_key" value="${input.idempotencyKey}">` : ""}
 ${input.revision !== undefined ? html`<input type="hidden" name="revision" value="r${input.revision}">` : ""}
 ${text("name", "Name", v.name, { attrs: html` maxlength="200" required placeholder="Black Friday sale"` })}
@@ -96,7 +96,12 @@ ${text("at_time", "At", v.at_time, { type: "time" })}</div>
       html`<label class="check"><input type="checkbox" name="byday" value="${code}"${checked(v.byday.includes(code))}> ${name}</label>`,
   )}</div></fieldset>
 <div class="row">${text("bymonthday", "Day of the month (monthly)", v.bymonthday, { type: "number", attrs: html` min="1" max="31"` })}
-${text("starts_on", "Starting", v.starts_on, { type: "date" })}
+${text("starts_on", "Starting", v.starts_on, {
+  type: "date",
+  hint: "The first day the rule counts from, in the timer's time zone: today unless you pick a later day.",
+  // A new timer's start follows the time zone until it is picked (the script keeps it today).
+  attrs: input.typeFixed ? undefined : html` data-today`,
+})}
 ${text("hold_minutes", "Show the ended look for (minutes)", v.hold_minutes, { type: "number", attrs: html` min="0" max="10080"` })}</div>
 <fieldset><legend>Ends</legend><div class="checks">${(
     [
@@ -122,7 +127,7 @@ ${text("offset_hours", "Hours from the start (when links carry a start)", v.offs
 <label class="check"><input type="checkbox" name="require_signature"${checked(v.require_signature)}> Accept only signed links (recipients cannot change their deadline)</label></div>
 </fieldset>
 <fieldset><legend>Look</legend>
-<div class="row"><div><label for="theme">Base theme</label><select id="theme" name="theme">${options(
+<div class="row"><div><label for="theme">Base theme</label><select id="theme" name="theme" data-palettes="${JSON.stringify(THEME_PALETTES)}">${options(
     v.theme,
     [
       ["light", "Light"],

@@ -15,8 +15,10 @@ import {
   readTimerForm,
   timerBodyOf,
 } from "../timer-form";
+import { TYPE_NAMES, typeName } from "../words";
 import { builderForm } from "./builder-form";
 import { noticeOf, type PageRoute } from "./route";
+import { signedLinksPanel } from "./signed-links";
 import { timerRulesSection } from "./webhooks";
 
 interface TimerView {
@@ -35,6 +37,7 @@ const ID = "(?<id>[0-9a-f-]{36})";
 
 const NOTICES: Record<string, string> = {
   created: "Timer created. It is a draft: publish it to show it in emails and pages.",
+
   saved: "Changes saved.",
   published: "Published. Copy a snippet below into your email or page.",
   archived: "Archived: it no longer shows anywhere.",
@@ -47,9 +50,25 @@ const NOTICES: Record<string, string> = {
   deleted: "Timer deleted.",
 };
 
-function selectFilter(name: string, label: string, current: string, values: string[]) {
+// Sandbox timers cannot be published (as in the API): their notices do not say to.
+const SANDBOX_NOTICES: Record<string, string> = {
+  ...NOTICES,
+  created:
+    "Timer created in Sandbox as a draft, to try things out: sandbox timers cannot be published. Build it in Production to use it in emails.",
+};
+
+const noticesOf = (ctx: PageContext) =>
+  ctx.environment === "production" ? NOTICES : SANDBOX_NOTICES;
+
+function selectFilter(
+  name: string,
+  label: string,
+  current: string,
+  values: string[],
+  nameOf: (value: string) => string = (v) => v,
+) {
   return html`<div><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}"><option value="">Any</option>
-${values.map((v) => html`<option value="${v}"${v === current ? html` selected` : ""}>${v}</option>`)}</select></div>`;
+${values.map((v) => html`<option value="${v}"${v === current ? html` selected` : ""}>${nameOf(v)}</option>`)}</select></div>`;
 }
 
 async function listPage(ctx: PageContext) {
@@ -70,13 +89,13 @@ async function listPage(ctx: PageContext) {
   const rows = result.items.map(
     (
       t,
-    ) => html`<tr><td><a href="${ctx.envPath(`/timers/${t.id}`)}">${t.name}</a></td><td>${t.type}</td>
+    ) => html`<tr><td><a href="${ctx.envPath(`/timers/${t.id}`)}">${t.name}</a></td><td>${typeName(t.type)}</td>
 <td><span class="badge ${t.status}">${t.status}</span></td><td class="opt">${when(t.created_at)}</td><td class="opt">${when(t.updated_at)}</td></tr>`,
   );
   const content = html`<div class="actions"><a class="button" href="${ctx.envPath("/timers/new")}">Build a timer</a></div>
 <form class="panel row" method="get" action="${ctx.envPath("/timers")}" role="search" aria-label="Find timers">
 <div><label for="f-name">Name contains</label><input id="f-name" name="name" type="search" value="${filters.name}" maxlength="200"></div>
-${selectFilter("type", "Type", filters.type, ["fixed", "duration", "recurring", "personalized"])}
+${selectFilter("type", "Type", filters.type, Object.keys(TYPE_NAMES), typeName)}
 ${selectFilter("status", "Status", filters.status, ["draft", "published", "archived"])}
 <div><button type="submit">Apply</button></div></form>
 <div class="table"><table><caption class="sr-only">Timers</caption><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="opt">Created</th><th scope="col" class="opt">Updated</th></tr></thead>
@@ -85,7 +104,12 @@ ${selectFilter("status", "Status", filters.status, ["draft", "published", "archi
 ${result.next ? html`<a href="${ctx.envPath(`/timers?${new URLSearchParams([...keep, ["cursor", result.next]])}`)}">Next page</a>` : ""}</nav>`;
   return htmlResponse(
     200,
-    page(ctx, { title: "Timers", section: "/timers", content, notice: noticeOf(ctx, NOTICES) }),
+    page(ctx, {
+      title: "Timers",
+      section: "/timers",
+      content,
+      notice: noticeOf(ctx, noticesOf(ctx)),
+    }),
   );
 }
 
@@ -154,16 +178,39 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
       width: 600,
     });
     const size = pngSize(png);
-    const snippets = shareSnippets({ name: view.name, type: view.type, urls: view.urls, ...size });
+    const personal =
+      definition.type === "personalized"
+        ? {
+            source: definition.personalization.source,
+            signed: definition.personalization.require_signature,
+          }
+        : undefined;
+    const snippets = shareSnippets({
+      name: view.name,
+      type: view.type,
+      urls: view.urls,
+      ...size,
+      personal,
+    });
+    const secret = timerData(record).signing_secret;
+    const signed =
+      personal?.signed && secret
+        ? signedLinksPanel(ctx, {
+            urls: view.urls,
+            source: personal.source,
+            secret,
+            zone: definition.timezone,
+          })
+        : "";
     share = html`<h2>Share</h2>${snippets.map(
       (
         s,
       ) => html`<section class="panel snippet" aria-labelledby="${s.id}-title"><h3 id="${s.id}-title">${s.title}</h3><p class="hint">${s.hint}</p>
 <label class="sr-only" for="${s.id}">${s.title} code</label><textarea id="${s.id}" class="code" readonly rows="${Math.min(8, s.code.split("\n").length + 2)}">${s.code}</textarea>
-<button type="button" data-copy="${s.id}" hidden>Copy</button></section>`,
+<button type="button" data-copy="${s.id}" hidden>Copy</button></section>${s.id === "snippet-merge" ? signed : ""}`,
     )}`;
   }
-  const content = html`<p><span class="badge ${view.status}">${view.status}</span> ${view.type} · revision ${view.revision} · created ${when(view.created_at)}</p>
+  const content = html`<p><span class="badge ${view.status}">${view.status}</span> ${typeName(view.type)} · revision ${view.revision} · created ${when(view.created_at)}</p>
 ${actions}${share}${await timerRulesSection(ctx, id)}
 <h2>Edit</h2>${builderForm(ctx, {
     values: formValuesOf(definition as TimerDefinition, view.name, ctx.now),
@@ -178,13 +225,15 @@ ${actions}${share}${await timerRulesSection(ctx, id)}
       title: view.name,
       section: "/timers",
       content,
-      notice: noticeOf(ctx, NOTICES),
+      notice: noticeOf(ctx, noticesOf(ctx)),
       error: extra.error,
     }),
   );
 }
 
-const ACTIONS = new Set(["publish", "pause", "resume", "extend", "reset", "archive", "restore"]);
+// The actions a timer's page posts: named, so that other forms under a timer (its webhook
+// rules) reach their own routes.
+const ACTION = "(?<action>publish|pause|resume|extend|reset|archive|restore|duplicate|delete)";
 
 /** Timers: list, builder, a timer's page with its actions, edits, share snippets, preview. */
 export const timerRoutes: readonly PageRoute[] = [
@@ -247,7 +296,7 @@ export const timerRoutes: readonly PageRoute[] = [
   },
   {
     method: "POST",
-    pattern: new RegExp(`^/timers/${ID}/(?<action>[a-z]+)$`),
+    pattern: new RegExp(`^/timers/${ID}/${ACTION}$`),
     async handle(ctx, { id, action }, deps) {
       const revision = { "if-match": ctx.form.get("revision") ?? "" };
       try {
@@ -265,7 +314,6 @@ export const timerRoutes: readonly PageRoute[] = [
           await ctx.api({ method: "DELETE", path: `/timers/${id}`, headers: revision });
           return redirect(`${ctx.envPath("/timers")}?notice=deleted`);
         }
-        if (!ACTIONS.has(action!)) throw new ApiError("not_found", "there is no such action");
         const minutes = Number(ctx.form.get("minutes"));
         await ctx.api({
           method: "POST",

@@ -5,7 +5,8 @@ import type { PageContext } from "../context";
 import { html, type SafeHtml } from "../html";
 import { csrfField, page, when } from "../layout";
 import { htmlResponse, redirect } from "../responses";
-import { noticeOf, type PageRoute } from "./route";
+import { plural } from "../words";
+import { flashPanel, noticeOf, type PageRoute, redirectWithFlash } from "./route";
 
 interface Destination {
   id: string;
@@ -59,13 +60,60 @@ function secretPanel(title: string, secret: string): SafeHtml {
 <button type="button" data-copy="secret" hidden>Copy</button></div></section>`;
 }
 
-async function webhooksPage(
+/** How many timers a page looks through for the rules that send to a destination. */
+const RULE_SCAN_TIMERS = 100;
+
+/**
+ * How many rules send to each destination, from the rules of the account's timers (there is
+ * no listing by destination); `complete` is false when there were more timers than scanned.
+ */
+async function rulesByDestination(
   ctx: PageContext,
-  extra: { secret?: { title: string; value: string }; error?: string; status?: number } = {},
-) {
+): Promise<{ counts: Map<string, number>; complete: boolean }> {
+  const timers = listOf<{ id: string }>(
+    await ctx.api({ method: "GET", path: "/timers", query: { limit: String(RULE_SCAN_TIMERS) } }),
+  );
+  const counts = new Map<string, number>();
+  for (const t of timers.items) {
+    const rules = listOf<Rule>(
+      await ctx.api({
+        method: "GET",
+        path: `/timers/${t.id}/webhook-rules`,
+        query: { limit: "100" },
+      }),
+    ).items;
+    for (const r of rules) counts.set(r.destination_id, (counts.get(r.destination_id) ?? 0) + 1);
+  }
+  return { counts, complete: timers.next === null };
+}
+
+/** What a destination receives, in words: its own events, rules, or (said plainly) nothing. */
+function receives(
+  d: Destination,
+  rules: { counts: Map<string, number>; complete: boolean } | null,
+): SafeHtml {
+  if (d.events.length) return html`${d.events.join(", ")}`;
+  const n = rules?.counts.get(d.id) ?? 0;
+  if (n > 0) return html`<span class="hint">only by rule (${plural(n, "rule")})</span>`;
+  if (rules?.complete) {
+    return html`<strong class="warn-text">Receives nothing</strong><br><span class="hint">No events for every timer and no timer's rule sends to it: tick events for it, or add a rule on a timer's page.</span>`;
+  }
+  return html`<span class="hint">only by rule</span>`;
+}
+
+async function webhooksPage(ctx: PageContext, extra: { error?: string; status?: number } = {}) {
   const destinations = listOf<Destination>(
     await ctx.api({ method: "GET", path: "/webhook-destinations", query: { limit: "100" } }),
   ).items;
+  const rules = destinations.some((d) => d.events.length === 0)
+    ? await rulesByDestination(ctx)
+    : null;
+  const made = flashPanel(ctx, "destination", "rotated");
+  // A refused "add" keeps what was typed.
+  const typed =
+    ctx.req.method === "POST" && ctx.rest === "/webhooks/destinations"
+      ? ctx.form
+      : new URLSearchParams();
   const q = ctx.req.query;
   const status = q.get("status") ?? "";
   const deliveries = listOf<Delivery>(
@@ -82,7 +130,7 @@ async function webhooksPage(
     opts: { danger?: boolean; confirm?: string; body?: SafeHtml } = {},
   ) =>
     html`<form class="inline" method="post" action="${ctx.envPath(path)}"${opts.confirm ? html` data-confirm="${opts.confirm}"` : ""}>${csrfField(ctx)}${opts.body ?? ""}<button type="submit" class="${opts.danger ? "danger" : "secondary"}">${label}</button></form>`;
-  const content = html`${extra.secret ? secretPanel(extra.secret.title, extra.secret.value) : ""}
+  const content = html`${made ? secretPanel(made.kind === "rotated" ? "New signing secret" : "Destination added", made.secret ?? "") : ""}
 <h2>Destinations</h2>
 <div class="table"><table><caption class="sr-only">Webhook destinations</caption><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col" class="opt">Events for every timer</th><th scope="col">Actions</th></tr></thead>
 <tbody>${
@@ -92,7 +140,7 @@ async function webhooksPage(
             d,
           ) => html`<tr><td><code>${d.url}</code>${d.description ? html`<br><span class="hint">${d.description}</span>` : ""}</td>
 <td><span class="badge ${d.enabled ? "live" : "disabled"}">${d.enabled ? "enabled" : (d.disabled_reason ?? "disabled")}</span></td>
-<td class="opt">${d.events.length ? d.events.join(", ") : html`<span class="hint">only by rule</span>`}</td>
+<td class="opt">${receives(d, rules)}</td>
 <td><div class="actions">${post(`/webhooks/destinations/${d.id}/rotate`, "Rotate secret", { confirm: "Make a new signing secret? The old one keeps working for a while, so you can switch." })}
 ${post(`/webhooks/destinations/${d.id}/${d.enabled ? "disable" : "enable"}`, d.enabled ? "Disable" : "Enable")}
 ${post(`/webhooks/destinations/${d.id}/delete`, "Delete", {
@@ -105,10 +153,10 @@ ${post(`/webhooks/destinations/${d.id}/delete`, "Delete", {
   }</tbody></table></div>
 <h2>Add a destination</h2>
 <form class="panel" method="post" action="${ctx.envPath("/webhooks/destinations")}">${csrfField(ctx)}
-<label for="d-url">URL</label><input id="d-url" name="url" type="url" required placeholder="https://example.com/hooks/tminus">
-<label for="d-description">Description</label><input id="d-description" name="description" type="text" maxlength="200">
+<label for="d-url">URL</label><input id="d-url" name="url" type="url" required placeholder="https://example.com/hooks/tminus" value="${typed.get("url") ?? ""}">
+<label for="d-description">Description</label><input id="d-description" name="description" type="text" maxlength="200" value="${typed.get("description") ?? ""}">
 <fieldset><legend>Events for every timer (optional)</legend><p class="hint">Time-based events (ended, threshold) are set per timer, on the timer's page.</p>
-<div class="checks">${WEBHOOK_CHANGE_EVENTS.map((e) => html`<label class="check"><input type="checkbox" name="events" value="${e}"> ${e}</label>`)}</div></fieldset>
+<div class="checks">${WEBHOOK_CHANGE_EVENTS.map((e) => html`<label class="check"><input type="checkbox" name="events" value="${e}"${typed.getAll("events").includes(e) ? html` checked` : ""}> ${e}</label>`)}</div></fieldset>
 <button type="submit">Add destination</button></form>
 <h2>Deliveries</h2>
 <form class="row" method="get" action="${ctx.envPath("/webhooks")}"><div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">Any</option>
@@ -121,7 +169,7 @@ ${["pending", "succeeded", "failed"].map((s) => html`<option value="${s}"${s ===
             d,
           ) => html`<tr><td>${d.event.type}<br><span class="hint">${when(d.event.occurred_at)}</span></td><td><span class="badge ${d.status}">${d.status}</span></td>
 <td class="opt"><code>${urlOf.get(d.destination_id) ?? d.destination_id}</code></td>
-<td><details><summary>${d.attempt_count} attempt(s)</summary><ul>${d.attempts.map(
+<td><details><summary>${plural(d.attempt_count, "attempt")}</summary><ul>${d.attempts.map(
             (a) =>
               html`<li>#${a.attempt} ${when(a.started_at)}: ${a.response_status ?? a.error ?? "no answer"} (${Math.round(a.duration_ms)} ms)</li>`,
           )}</ul>${d.next_retry_at ? html`<p class="hint">Next retry ${when(d.next_retry_at)}</p>` : ""}</details></td>
@@ -216,8 +264,9 @@ export const webhookRoutes: readonly PageRoute[] = [
             },
           }),
         );
-        return webhooksPage(ctx, {
-          secret: { title: "Destination added", value: made.secret ?? "" },
+        return redirectWithFlash(ctx, ctx.envPath("/webhooks"), {
+          kind: "destination",
+          secret: made.secret ?? "",
         });
       }),
   },
@@ -231,8 +280,9 @@ export const webhookRoutes: readonly PageRoute[] = [
           const rotated = dataOf<Destination>(
             await ctx.api({ method: "POST", path: `/webhook-destinations/${id}/rotate-secret` }),
           );
-          return webhooksPage(ctx, {
-            secret: { title: "New signing secret", value: rotated.secret ?? "" },
+          return redirectWithFlash(ctx, ctx.envPath("/webhooks"), {
+            kind: "rotated",
+            secret: rotated.secret ?? "",
           });
         }
         await ctx.api({
