@@ -222,7 +222,11 @@ describe.skipIf(!available)("dashboard defects of issue 23, in headless Chromium
     const url = new URL(example);
     const deadline = Number(url.searchParams.get("deadline"));
     const remaining = deadline - THURSDAY_EVENING / 1000;
-    expect(remaining).toBeGreaterThan(2 * 86_400);
+    // The sample recipient's deadline: the day after tomorrow, 17:00 in Berlin.
+    expect(deadline).toBe(Date.parse("2026-11-28T16:00:00Z") / 1000);
+    expect(await page.textContent("label[for=signed-example]")).toContain(
+      "Sat 28 Nov, 17:00 Berlin",
+    );
     url.searchParams.set("frames", "2");
     const gif = await fetch(url);
     expect(gif.status).toBe(200);

@@ -1,15 +1,17 @@
-import { type PublicUrls, signPersonalizedParams } from "@tminus/core";
+import { type PublicUrls, signPersonalizedParams, zoneOffsetMs } from "@tminus/core";
 import type { PageContext } from "../context";
 import { html, type SafeHtml } from "../html";
+import { todayIn } from "../timer-form";
 import { inZone } from "../zone-time";
 
-/** How far the example recipient's deadline (or start's deadline) is from now. */
-const SAMPLE_AHEAD_MS = 2 * 86_400_000 + 5 * 3_600_000;
-
-/** The example recipient's value: a whole hour, as Unix seconds (what merge tags often hold). */
-function sampleValue(source: "deadline" | "start", now: number): string {
-  const at = source === "deadline" ? now + SAMPLE_AHEAD_MS : now;
-  return String(Math.ceil(at / 3_600_000) * 3_600);
+/**
+ * The example recipient's value as Unix seconds (what merge tags often hold): a deadline the
+ * day after tomorrow at 17:00 in the timer's zone, or a start at the last whole hour.
+ */
+function sampleValue(source: "deadline" | "start", zone: string, now: number): string {
+  if (source === "start") return String(Math.floor(now / 3_600_000) * 3_600);
+  const wall = Date.parse(`${todayIn(zone, now)}T17:00:00Z`) + 2 * 86_400_000;
+  return String(Math.round((wall - zoneOffsetMs(zone, wall)) / 1000));
 }
 
 /**
@@ -22,7 +24,7 @@ export function signedLinksPanel(
   ctx: PageContext,
   input: { urls: PublicUrls; source: "deadline" | "start"; secret: string; zone: string },
 ): SafeHtml {
-  const value = sampleValue(input.source, ctx.now);
+  const value = sampleValue(input.source, input.zone, ctx.now);
   const sig = signPersonalizedParams(input.secret, { [input.source]: value });
   const query = `${input.source}=${value}&sig=${sig}`;
   const example = `${input.urls.gif}?${query}`;
@@ -33,7 +35,7 @@ export function signedLinksPanel(
   const owner = ctx.user.role === "owner";
   return html`<section class="panel snippet" aria-labelledby="signed-title"><h3 id="signed-title">Signed links</h3>
 <p>This timer accepts only signed links: each recipient's image address carries their ${input.source} and <code>sig</code>, a signature of that ${input.source} made with the timer's signing secret. A recipient who edits their ${input.source} breaks the signature, and an address without one shows the fallback deadline or the ended look.</p>
-<p>Email platforms cannot compute a signature in a merge tag. Compute it where you write the recipient's ${input.source} (your backend, or a build step before you upload contacts), store it in a contact field (COUNTDOWN_SIG), and use the per-recipient snippet above. The project's guide (docs/email.md, "Signing per recipient") shows how, in code and in a spreadsheet-to-CSV build step.</p>
+<p>Most email platforms cannot compute a signature in a merge tag (Braze can). Compute it where you write the recipient's ${input.source} (your backend, or a build step before you upload contacts), store it in a contact field (COUNTDOWN_SIG), and use the per-recipient snippet above. The project's guide (docs/email.md, "Signing per recipient") shows how, in code and in a spreadsheet-to-CSV build step.</p>
 ${
   owner
     ? html`<details><summary>Signing secret (owners)</summary><p class="hint">Keep it on your server or in your build step: anyone with it can sign any ${input.source}.</p>

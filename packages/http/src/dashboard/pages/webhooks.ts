@@ -67,9 +67,12 @@ const RULE_SCAN_TIMERS = 100;
  * How many rules send to each destination, from the rules of the account's timers (there is
  * no listing by destination); `complete` is false when there were more timers than scanned.
  */
-async function rulesByDestination(
-  ctx: PageContext,
-): Promise<{ counts: Map<string, number>; complete: boolean }> {
+interface RuleCounts {
+  counts: Map<string, number>;
+  complete: boolean;
+}
+
+async function rulesByDestination(ctx: PageContext): Promise<RuleCounts> {
   const timers = listOf<{ id: string }>(
     await ctx.api({ method: "GET", path: "/timers", query: { limit: String(RULE_SCAN_TIMERS) } }),
   );
@@ -87,16 +90,18 @@ async function rulesByDestination(
   return { counts, complete: timers.next === null };
 }
 
+/** Whether a destination receives nothing at all: no events of its own, and no rule. */
+function receivesNothing(d: Destination, rules: RuleCounts | null): boolean {
+  return d.events.length === 0 && rules !== null && rules.complete && !rules.counts.get(d.id);
+}
+
 /** What a destination receives, in words: its own events, rules, or (said plainly) nothing. */
-function receives(
-  d: Destination,
-  rules: { counts: Map<string, number>; complete: boolean } | null,
-): SafeHtml {
+function receives(d: Destination, rules: RuleCounts | null): SafeHtml {
   if (d.events.length) return html`${d.events.join(", ")}`;
   const n = rules?.counts.get(d.id) ?? 0;
   if (n > 0) return html`<span class="hint">only by rule (${plural(n, "rule")})</span>`;
-  if (rules?.complete) {
-    return html`<strong class="warn-text">Receives nothing</strong><br><span class="hint">No events for every timer and no timer's rule sends to it: tick events for it, or add a rule on a timer's page.</span>`;
+  if (receivesNothing(d, rules)) {
+    return html`<span class="hint">No events for every timer and no timer's rule sends to it: tick events for it, or add a rule on a timer's page.</span>`;
   }
   return html`<span class="hint">only by rule</span>`;
 }
@@ -139,7 +144,7 @@ async function webhooksPage(ctx: PageContext, extra: { error?: string; status?: 
           (
             d,
           ) => html`<tr><td><code>${d.url}</code>${d.description ? html`<br><span class="hint">${d.description}</span>` : ""}</td>
-<td><span class="badge ${d.enabled ? "live" : "disabled"}">${d.enabled ? "enabled" : (d.disabled_reason ?? "disabled")}</span></td>
+<td><span class="badge ${d.enabled ? "live" : "disabled"}">${d.enabled ? "enabled" : (d.disabled_reason ?? "disabled")}</span>${receivesNothing(d, rules) ? html`<br><strong class="warn-text">Receives nothing</strong>` : ""}</td>
 <td class="opt">${receives(d, rules)}</td>
 <td><div class="actions">${post(`/webhooks/destinations/${d.id}/rotate`, "Rotate secret", { confirm: "Make a new signing secret? The old one keeps working for a while, so you can switch." })}
 ${post(`/webhooks/destinations/${d.id}/${d.enabled ? "disable" : "enable"}`, d.enabled ? "Disable" : "Enable")}
