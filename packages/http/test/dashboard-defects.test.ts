@@ -81,9 +81,9 @@ async function shoot(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-/** How wide the document is at 390 px (wider means it scrolls sideways). */
-async function widthAt390(page: Page, path: string): Promise<number> {
-  await page.setViewportSize({ width: 390, height: 844 });
+/** How wide the document is in a window `width` wide (wider means it scrolls sideways). */
+async function widthAt(page: Page, path: string, width: number): Promise<number> {
+  await page.setViewportSize({ width, height: 844 });
   await page.goto(`${s.url}${path}`);
   return page.evaluate(() => document.documentElement.scrollWidth);
 }
@@ -300,11 +300,39 @@ describe.skipIf(!available)("dashboard defects of issue 23, in headless Chromium
       deadline_at: "2026-12-24T12:00:00Z",
     });
     await publish(key, timer);
+    // The other long texts people type: a key's name (100), a destination's description (200)
+    // and URL, a rule on the timer.
+    await s.admin.issueKey({
+      account: key.account,
+      environment: "production",
+      name: "K".repeat(100),
+    });
+    const destination = await s.call("POST", "/api/v1/webhook-destinations", {
+      key,
+      body: {
+        url: `${receiver.url}/${"p".repeat(300)}`,
+        description: "D".repeat(200),
+        events: [],
+      },
+    });
+    expect(destination.status, destination.text).toBe(201);
+    const rule = await s.call("POST", `/api/v1/timers/${timer.id}/webhook-rules`, {
+      key,
+      body: { destination_id: destination.json.data.id, events: ["timer.ended"] },
+    });
+    expect(rule.status, rule.text).toBe(201);
     for (const path of [
+      "/dashboard/production",
       "/dashboard/production/timers",
       `/dashboard/production/timers/${timer.id}`,
+      "/dashboard/production/usage",
+      "/dashboard/production/keys",
+      "/dashboard/production/webhooks",
+      "/dashboard/production/members",
     ]) {
-      expect(await widthAt390(page, path), path).toBeLessThanOrEqual(390);
+      for (const width of [390, 1280]) {
+        expect(await widthAt(page, path, width), `${path} at ${width}`).toBeLessThanOrEqual(width);
+      }
     }
     await page.goto(`${s.url}/dashboard/production/timers/${timer.id}`);
     await shoot(page, "long-name");
