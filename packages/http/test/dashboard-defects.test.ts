@@ -165,6 +165,15 @@ describe.skipIf(!available)("dashboard defects of issue 23, in headless Chromium
       deadline_at: "2026-12-24T12:00:00Z",
     });
     await page.goto(`${s.url}/dashboard/production/timers/${timer.id}`);
+    // A refused rule (a threshold needs its minutes) comes back with the reason and the choice.
+    await page.check("form[action$='/rules'] input[name=events][value='timer.threshold']");
+    await page.click("text=Add rule");
+    await page.waitForLoadState("load");
+    expect(await page.textContent("[role=alert]")).toContain("The rule was not added");
+    expect(
+      await page.isChecked("form[action$='/rules'] input[name=events][value='timer.threshold']"),
+    ).toBe(true);
+    await page.uncheck("form[action$='/rules'] input[name=events][value='timer.threshold']");
     await page.check("form[action$='/rules'] input[name=events][value='timer.ended']");
     await page.click("text=Add rule");
     await page.waitForLoadState("load");

@@ -220,7 +220,10 @@ export async function timerRulesSection(ctx: PageContext, timerId: string): Prom
     await ctx.api({ method: "GET", path: "/webhook-destinations", query: { limit: "100" } }),
   ).items;
   const urlOf = new Map(destinations.map((d) => [d.id, d.url]));
-  return html`<h2>Webhook rules</h2>
+  const refused = flashPanel(ctx, "rule-refused");
+  const chosen = refused?.events?.split(",") ?? [];
+  return html`<h2 id="rules">Webhook rules</h2>
+${refused ? html`<p class="error" role="alert">The rule was not added: ${refused.message}</p>` : ""}
 <div class="table"><table><caption class="sr-only">Webhook rules of this timer</caption><thead><tr><th scope="col">Destination</th><th scope="col">Events</th><th scope="col">Action</th></tr></thead>
 <tbody>${
     rules.length
@@ -235,14 +238,14 @@ export async function timerRulesSection(ctx: PageContext, timerId: string): Prom
 ${
   destinations.length
     ? html`<form class="panel" method="post" action="${ctx.envPath(`/timers/${timerId}/rules`)}">${csrfField(ctx)}
-<label for="r-destination">Send to</label><select id="r-destination" name="destination_id">${destinations.map((d) => html`<option value="${d.id}">${d.url}</option>`)}</select>
+<label for="r-destination">Send to</label><select id="r-destination" name="destination_id">${destinations.map((d) => html`<option value="${d.id}"${d.id === refused?.destination_id ? html` selected` : ""}>${d.url}</option>`)}</select>
 <fieldset><legend>Events</legend><div class="checks">${WEBHOOK_EVENT_TYPES.filter(
         (e) => e !== "timer.created",
       ).map(
         (e) =>
-          html`<label class="check"><input type="checkbox" name="events" value="${e}"> ${e}</label>`,
+          html`<label class="check"><input type="checkbox" name="events" value="${e}"${chosen.includes(e) ? html` checked` : ""}> ${e}</label>`,
       )}</div></fieldset>
-<label for="r-offset">Minutes before the end (timer.threshold only)</label><input id="r-offset" name="offset_minutes" type="number" min="1">
+<label for="r-offset">Minutes before the end (timer.threshold only)</label><input id="r-offset" name="offset_minutes" type="number" min="1" value="${refused?.offset_minutes ?? ""}">
 <p><button type="submit">Add rule</button></p></form>`
     : html`<p class="hint">Add a destination on the <a href="${ctx.envPath("/webhooks")}">Webhooks</a> page first.</p>`
 }`;
@@ -327,15 +330,29 @@ export const webhookRoutes: readonly PageRoute[] = [
     owner: true,
     async handle(ctx, { id }) {
       const minutes = Number(ctx.form.get("offset_minutes"));
-      await ctx.api({
-        method: "POST",
-        path: `/timers/${id}/webhook-rules`,
-        body: {
+      const events = ctx.form.getAll("events");
+      try {
+        await ctx.api({
+          method: "POST",
+          path: `/timers/${id}/webhook-rules`,
+          body: {
+            destination_id: ctx.form.get("destination_id") ?? "",
+            events,
+            ...(minutes > 0 ? { offset_seconds: Math.round(minutes * 60) } : {}),
+          },
+        });
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status >= 500 || error.code === "not_found")
+          throw error;
+        // Back to the timer's page with the refusal and what was chosen (its own flash).
+        return redirectWithFlash(ctx, ctx.envPath(`/timers/${id}`), {
+          kind: "rule-refused",
+          message: error.message,
           destination_id: ctx.form.get("destination_id") ?? "",
-          events: ctx.form.getAll("events"),
-          ...(minutes > 0 ? { offset_seconds: Math.round(minutes * 60) } : {}),
-        },
-      });
+          events: events.join(","),
+          offset_minutes: ctx.form.get("offset_minutes") ?? "",
+        });
+      }
       return redirect(`${ctx.envPath(`/timers/${id}`)}?notice=saved`);
     },
   },
