@@ -88,6 +88,8 @@ describe("dashboard sessions, CSRF and roles", () => {
     const limited = await c.post("/dashboard/sign-in", { email, password });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    // "15 minutes", "1 minute": a count in words, never "minute(s)".
+    expect(limited.body_text).toMatch(/Try again in (1 minute|([02-9]|1\d) minutes)\./);
     expect(limited.headers.getSetCookie().some((l) => l.startsWith("tminus_session="))).toBe(false);
   });
 
