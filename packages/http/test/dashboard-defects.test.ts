@@ -352,8 +352,29 @@ describe.skipIf(!available)("dashboard defects of issue 23, in headless Chromium
     const { page, key, close } = await owner();
     await page.goto(`${s.url}/dashboard/production/timers/new`);
     await page.fill("#name", "Dark sale");
+    const form = page.locator("form[data-preview]");
+    await expect
+      .poll(() => form.getAttribute("data-preview-state"), { timeout: 30_000 })
+      .toMatch(/^\d+$/);
+    const before = await form.getAttribute("data-preview-state");
     await page.selectOption("#theme", "dark");
     expect(await page.inputValue("#background_color")).toBe("#111827");
+    await expect
+      .poll(() => form.getAttribute("data-preview-state"), { timeout: 30_000 })
+      .not.toBe(before);
+    // The preview is drawn dark: its background (a corner pixel) is the dark theme's.
+    const corner = await page.evaluate(async () => {
+      const img = document.getElementById("preview-image") as HTMLImageElement;
+      await img.decode();
+      const canvas = document.createElement("canvas");
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const g = canvas.getContext("2d")!;
+      g.drawImage(img, 0, 0);
+      return [...g.getImageData(2, Math.floor(img.naturalHeight / 2), 1, 1).data];
+    });
+    expect(corner.slice(0, 3)).toEqual([0x11, 0x18, 0x27]);
+    await shoot(page, "builder-dark");
     await page.click("text=Create timer");
     await page.waitForURL(/notice=created$/);
     const id = /timers\/([0-9a-f-]{36})/.exec(page.url())![1]!;
@@ -406,6 +427,8 @@ describe.skipIf(!available)("dashboard defects of issue 23, in headless Chromium
       await check();
     }
     expect(hidden).toEqual([]);
+    // Where the focus ends, at phone width (shoot would change the width).
+    await page.screenshot({ path: join(SHOTS, "defects-builder-focus-390.png") });
     await close();
   }, 60_000);
 
