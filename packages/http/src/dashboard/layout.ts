@@ -36,7 +36,8 @@ export function page(
     section: string;
     content: SafeHtml;
     notice?: string | null;
-    error?: string | null;
+    /** The alert at the top: text, or our own HTML (links to the fields it is about). */
+    error?: string | SafeHtml | null;
   },
 ): string {
   const env = ctx.environment;

@@ -84,6 +84,13 @@ figure{margin:0 0 1rem}figcaption{font-weight:600;margin-bottom:.5rem}
 .card p.n{color:var(--text)}
 .chart-labels{display:flex;justify-content:space-between;color:var(--muted);font-size:.8rem;padding:.2rem .5rem}
 input.short{width:6rem}
+td.thumb{width:136px}td.thumb img{display:block;width:120px;height:auto;border-radius:6px;border:1px solid var(--line)}
+.row-actions{display:flex;flex-wrap:wrap;gap:.3rem;align-items:center}.row-actions .button,.row-actions button{padding:.3rem .7rem;font-size:.9rem;margin:0}
+.field-error,.field-warning{font-size:.9rem;margin:.3rem 0;padding:.3rem .6rem;border-left:3px solid var(--danger);color:var(--danger);max-width:32rem}
+.field-warning{border-color:var(--warn);color:var(--warn)}
+[aria-invalid=true]{border-color:var(--danger)!important;border-width:2px!important}
+.colour-pair{display:flex;gap:.4rem;align-items:center}
+input.hex{width:7.5rem;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .narrow{max-width:28rem;margin:3rem auto}
 .muted{color:var(--muted)}
 .warn-text{color:var(--warn)}

@@ -9,6 +9,7 @@ import {
   type TimerDefinition,
   zoneOffsetMs,
 } from "@tminus/core";
+import { normalizeHex } from "./hex-colour";
 
 // The builder's form and the API's timer body, both ways. The form speaks a marketer's terms
 // (a local date and time, days and hours, "every week on Friday at 17:00"); the API body is
@@ -172,9 +173,9 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     offset_hours: text("offset_hours"),
     require_signature: form.get("require_signature") === "on",
     theme: text("theme"),
-    background_color: text("background_color"),
-    text_color: text("text_color"),
-    accent_color: text("accent_color"),
+    background_color: normalizeHex(text("background_color")),
+    text_color: normalizeHex(text("text_color")),
+    accent_color: normalizeHex(text("accent_color")),
     font: text("font"),
     font_size: text("font_size"),
     units: form.getAll("units"),
@@ -291,6 +292,7 @@ function lookOf(v: TimerFormValues): Record<string, unknown> {
 /** The POST /timers body the builder's fields describe (validated by the API, not here). */
 export function timerBodyOf(v: TimerFormValues): Record<string, unknown> {
   const common = {
+    // Only the preview draws a nameless form: saving one is refused first (formErrors).
     name: v.name === "" ? "Untitled timer" : v.name,
     timezone: v.timezone,
     look: lookOf(v),

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { flashOf } from "../../src/dashboard/flash";
 import { todayIn } from "../../src/dashboard/timer-form";
-import { inZone, zoneCity } from "../../src/dashboard/zone-time";
+import { inZone, zoneAbbreviation, zoneCity } from "../../src/dashboard/zone-time";
 import type { ApiRequest } from "../../src/exchange";
 
 const SCOPE = { path: "/dashboard", secure: false };
@@ -103,8 +103,15 @@ describe("times in the timer's zone", () => {
 
   it("names the example of the issue", () => {
     expect(inZone(Date.parse("2026-11-27T16:00:00Z"), "Europe/Berlin")).toBe(
-      "Fri 27 Nov, 17:00 Berlin (16:00 UTC)",
+      "Fri 27 Nov, 17:00 Berlin time (16:00 UTC)",
     );
+    // The issue's own example of the preview's words.
+    expect(inZone(Date.parse("2026-12-04T22:59:00Z"), "Europe/Berlin")).toBe(
+      "Fri 4 Dec, 23:59 Berlin time (22:59 UTC)",
+    );
+    expect(zoneAbbreviation(Date.parse("2026-12-04T22:59:00Z"), "Europe/Berlin")).toBe("CET");
+    expect(zoneAbbreviation(Date.parse("2026-07-04T12:00:00Z"), "America/New_York")).toBe("EDT");
+    expect(zoneAbbreviation(Date.parse("2026-07-04T12:00:00Z"), "Asia/Tokyo")).toBe("GMT+9");
     expect(zoneCity("America/New_York")).toBe("New York");
     expect(todayIn("Not/AZone", NOW)).toBe("2026-11-26");
   });
