@@ -215,6 +215,11 @@ describe.skipIf(!available)(
       const created = page.locator("main time").first();
       expect(await created.textContent()).toBe("Thu 26 Nov 2026, 20:30 CET");
       expect(await created.getAttribute("title")).toBe("2026-11-26 19:30 UTC");
+      // And when it ends, in its zone, with the time left.
+      const ends = await page.textContent("p.ends");
+      expect(ends).toContain("Ends: Fri 4 Dec 2026, 23:59 CET");
+      expect(ends).toContain("8 d 3 h left");
+      await shoot(page, "timer-page");
       // The list: the end in each timer's own zone.
       const made = await s.call("POST", "/api/v1/timers", {
         key,

@@ -94,6 +94,10 @@ function dashboardClient(): void {
   if (!builder) return;
   const image = document.getElementById("preview-image") as HTMLImageElement | null;
   const status = document.getElementById("preview-status");
+  // A form that cannot be drawn (the page came back with a problem) shows no broken image.
+  image?.addEventListener("error", () => {
+    image.hidden = true;
+  });
   const showType = () => {
     const chosen = builder.querySelector<HTMLInputElement>("input[name=type]:checked");
     for (const section of builder.querySelectorAll<HTMLElement>("[data-type-section]")) {
@@ -127,6 +131,7 @@ function dashboardClient(): void {
     }
     const blob = await response.blob();
     if (image) {
+      image.hidden = false;
       if (shown) URL.revokeObjectURL(shown);
       shown = URL.createObjectURL(blob);
       image.src = shown;

@@ -32,7 +32,8 @@ interface ListedTimer {
   urls: PublicUrls | null;
 }
 
-interface TimerNow {
+/** A timer's definition and where it stands now. */
+export interface TimerNow {
   definition: TimerDefinition;
   status: TimerStatusResult;
   paused: boolean;
@@ -54,7 +55,7 @@ export function timeLeft(seconds: number): string {
 }
 
 /** A timer's definition and its status now (a sample viewer's for the per-viewer types). */
-async function timerNow(ctx: PageContext, id: string): Promise<TimerNow | null> {
+export async function timerNow(ctx: PageContext, id: string): Promise<TimerNow | null> {
   const record = await ctx.services.cache.getTimer(ctx.account.id, ctx.environment, id);
   if (!record) return null;
   const { definition, clock } = timerData(record);
@@ -68,7 +69,7 @@ async function timerNow(ctx: PageContext, id: string): Promise<TimerNow | null> 
 }
 
 /** The "Ends" cell: the end (or the next occurrence) in the timer's zone, and the time left. */
-function endsCell(at: TimerNow | null, now: number): SafeHtml {
+export function endsCell(at: TimerNow | null, now: number): SafeHtml {
   if (!at) return html`—`;
   const { definition, status, paused } = at;
   const zone = definition.timezone;
@@ -93,6 +94,32 @@ function statusCell(t: ListedTimer, at: TimerNow | null): SafeHtml {
   return html`<span class="badge ${t.status}">${t.status}</span>${extra ? html` <span class="badge">${extra}</span>` : ""}`;
 }
 
+// The email image's size depends on the look and ended look only, not on the time: a list of
+// 20 published timers draws each look once, not on every visit. Bounded; emptied when full.
+const SIZES_KEPT = 256;
+const sizes = new Map<string, Promise<{ width: number; height: number }>>();
+
+/** The width and height of a timer's 600 px email image, as the share panel's snippet says. */
+function emailImageSize(definition: TimerDefinition, deps: DashboardDeps) {
+  const key = JSON.stringify([definition.look, definition.ended]);
+  let size = sizes.get(key);
+  if (!size) {
+    if (sizes.size >= SIZES_KEPT) sizes.clear();
+    size = deps
+      .renderImage("png", {
+        remainingSeconds: 0,
+        look: definition.look,
+        ended: definition.ended,
+        width: 600,
+      })
+      .then(pngSize);
+    // A failed drawing (a full render queue) is not kept: the next visit tries again.
+    size.catch(() => sizes.delete(key));
+    sizes.set(key, size);
+  }
+  return size;
+}
+
 /** The first snippet of the timer's share panel, for the row's copy button (published only). */
 async function emailSnippet(
   t: ListedTimer,
@@ -101,13 +128,7 @@ async function emailSnippet(
 ): Promise<string | null> {
   if (t.status !== "published" || !t.urls || !at) return null;
   const { definition } = at;
-  // The snippet carries the image's real height, as the share panel's does.
-  const png = await deps.renderImage("png", {
-    remainingSeconds: 0,
-    look: definition.look,
-    ended: definition.ended,
-    width: 600,
-  });
+  const size = await emailImageSize(definition, deps);
   const personal =
     definition.type === "personalized"
       ? {
@@ -115,7 +136,7 @@ async function emailSnippet(
           signed: definition.personalization.require_signature,
         }
       : undefined;
-  const [first] = shareSnippets({ ...t, urls: t.urls, ...pngSize(png), personal });
+  const [first] = shareSnippets({ ...t, urls: t.urls, ...size, personal });
   return first?.code ?? null;
 }
 

@@ -22,7 +22,7 @@ import { zoneTime } from "../zone-time";
 import { builderForm } from "./builder-form";
 import { noticeOf, type PageRoute } from "./route";
 import { signedLinksPanel } from "./signed-links";
-import { listPage, thumbnail } from "./timer-list";
+import { endsCell, listPage, thumbnail, timerNow } from "./timer-list";
 import { timerRulesSection } from "./webhooks";
 
 interface TimerView {
@@ -188,6 +188,7 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
   }
   const zone = definition.timezone;
   const content = html`<p><span class="badge ${view.status}">${view.status}</span> ${typeName(view.type)} · revision ${view.revision} · created ${zoneTime(view.created_at, zone)} · changed ${zoneTime(view.updated_at, zone)}</p>
+<p class="ends"><strong>Ends:</strong> ${endsCell(await timerNow(ctx, id), ctx.now)}</p>
 ${actions}${share}${await timerRulesSection(ctx, id)}
 <h2>Edit</h2>${builderForm(ctx, {
     // A refused edit shows what was typed, not the stored timer.
