@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axe } from "./_axe";
 import { startTestServer, type TestServer } from "./_harness";
 
 // Issue 23's "forms in a marketer's words" and "timer list built for finding campaigns", in a
@@ -49,7 +50,10 @@ async function timersOf(key: Awaited<ReturnType<TestServer["key"]>>) {
   return res.json.data as { id: string; name: string; look: Record<string, unknown> }[];
 }
 
-/** Saves the page at 1280x800 and 390x844, light and dark; none may scroll sideways. */
+/**
+ * Saves the page at 1280x800 and 390x844, light and dark; none may scroll sideways, and axe
+ * finds nothing serious or critical in any of them.
+ */
 async function shoot(page: Page, name: string) {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
@@ -61,6 +65,7 @@ async function shoot(page: Page, name: string) {
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(wide, `${name} at ${w} px (${scheme})`).toBeLessThanOrEqual(w);
       await page.screenshot({ path: join(SHOTS, `forms-${name}-${w}-${scheme}.png`) });
+      expect(await axe(page), `axe on ${name} at ${w} px (${scheme})`).toEqual([]);
     }
   }
   await page.emulateMedia({ colorScheme: "light" });
