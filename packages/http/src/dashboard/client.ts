@@ -82,6 +82,18 @@ function dashboardClient(): void {
     });
   }
 
+  // The list's thumbnails stay live: redrawn every minute while the page is in view.
+  if (document.querySelector("td.thumb img")) {
+    setInterval(() => {
+      if (document.hidden) return;
+      for (const img of document.querySelectorAll<HTMLImageElement>("td.thumb img")) {
+        const url = new URL(img.src);
+        url.searchParams.set("at", String(Date.now()));
+        img.src = url.toString();
+      }
+    }, 60_000);
+  }
+
   // Forms that ask first (revoke, delete, rotate): data-confirm is the question.
   for (const form of document.querySelectorAll<HTMLFormElement>("form[data-confirm]")) {
     form.addEventListener("submit", (event) => {
