@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axe } from "./_axe";
 import { startTestServer, type TestServer } from "./_harness";
 
 // The dashboard in a real browser: Debian's chromium through playwright-core. Under CI=true a
@@ -14,7 +14,6 @@ const available = existsSync(CHROMIUM);
 if (!available && process.env.CI)
   throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
 const SHOTS = join(import.meta.dirname, "../../../artifacts/dashboard");
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const PASSWORD = "correct horse battery staple";
 
 let s: TestServer;
@@ -22,28 +21,6 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const audited: { name: string; violations: string[] }[] = [];
-
-/** Runs axe-core on the page; returns its serious and critical violations. */
-async function axe(p: Page): Promise<string[]> {
-  // evaluate runs outside the page's CSP (which allows no inline or foreign script).
-  await p.evaluate(AXE);
-  const result = await p.evaluate(async () => {
-    const run = (
-      window as unknown as {
-        axe: {
-          run(): Promise<{
-            violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
-          }>;
-        };
-      }
-    ).axe.run;
-    const r = await run();
-    return r.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  });
-  return result;
-}
 
 /**
  * What is cut off at the viewport's width: buttons, links styled as buttons and form fields

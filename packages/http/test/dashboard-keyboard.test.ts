@@ -151,7 +151,7 @@ describe.skipIf(!available)(
       await kb.press("ArrowDown");
       expect(await page.inputValue("input[name=type]:checked")).toBe("duration");
       const status = page.locator("#preview-status");
-      await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Preview: ends /);
+      await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Ends /);
       const before = await page.getAttribute("#preview-image", "src");
       await tabTo(page, "#duration_hours");
       await kb.press("Control+A");

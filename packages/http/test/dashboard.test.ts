@@ -88,6 +88,8 @@ describe("dashboard sessions, CSRF and roles", () => {
     const limited = await c.post("/dashboard/sign-in", { email, password });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    // "15 minutes", "1 minute": a count in words, never "minute(s)".
+    expect(limited.body_text).toMatch(/Try again in (1 minute|([02-9]|1\d) minutes)\./);
     expect(limited.headers.getSetCookie().some((l) => l.startsWith("tminus_session="))).toBe(false);
   });
 
@@ -105,8 +107,17 @@ describe("dashboard sessions, CSRF and roles", () => {
     );
     expect(foreign.status).toBe(403);
     const ok = await client.post("/dashboard/production/keys", { scope: "timers:read" });
-    expect(ok.status).toBe(200);
-    expect(ok.body_text).toMatch(/value="svc_live_[A-Za-z0-9]+"/);
+    expect(ok.status).toBe(303);
+    // The flash opens only with its own session's cookie.
+    const other = (await signedInUser(s)).client;
+    other.cookies.set("tminus_flash", client.cookies.get("tminus_flash")!);
+    expect((await other.get("/dashboard/production/keys")).body_text).not.toMatch(
+      /value="svc_live_/,
+    );
+    const shown = await client.get(ok.headers.get("location")!);
+    expect(shown.body_text).toMatch(/value="svc_live_[A-Za-z0-9]+"/);
+    // Shown once: the flash is cleared, and another session cannot open it.
+    expect(shown.headers.get("set-cookie")).toMatch(/^tminus_flash=; .*Max-Age=0/);
     // The sign-in form is protected too: a post without the form cookie's token is refused.
     const fresh = dashboardClient(s);
     expect(
@@ -171,8 +182,9 @@ describe("dashboard sessions, CSRF and roles", () => {
     const added = await client.post("/dashboard/production/webhooks/destinations", {
       url: "https://hooks.example.com/dashboard-delete",
     });
-    expect(added.status).toBe(200);
-    const id = /destinations\/([0-9a-f-]{36})\/delete/.exec(added.body_text)![1]!;
+    expect(added.status).toBe(303);
+    const page = await client.get(added.headers.get("location")!);
+    const id = /destinations\/([0-9a-f-]{36})\/delete/.exec(page.body_text)![1]!;
     const unconfirmed = await client.post(
       `/dashboard/production/webhooks/destinations/${id}/delete`,
       {},
@@ -266,7 +278,7 @@ describe("dashboard timers", () => {
     expect(ok.status, ok.body_text).toBe(200);
     expect(ok.headers.get("content-type")).toBe("image/png");
     expect(ok.headers.get("tminus-preview-summary")).toMatch(
-      /^Every week on Friday at 17:00 \(Europe\/Berlin\); next occurrence /,
+      /^Every week on Friday at 17:00 \(Europe\/Berlin\); next: Fri 4 Jan, 17:00 Berlin time \(16:00 UTC\)/,
     );
     console.log("preview ms", performance.now() - started);
     query.set("timezone", "Mars/Olympus");
@@ -292,7 +304,7 @@ describe("dashboard timers", () => {
     const running = await client.get(`/dashboard/production/preview.png?${query}`);
     expect(running.status, running.body_text).toBe(200);
     expect(running.headers.get("tminus-preview-summary")).toMatch(
-      /^Every day at 08:00 \(Europe\/Berlin\), until 2030-01-10; next occurrence /,
+      /^Every day at 08:00 \(Europe\/Berlin\), until 2030-01-10; next: Fri 4 Jan, 08:00 Berlin time \(07:00 UTC\); starts in the future, on Fri 4 Jan$/,
     );
     query.set("preview_ended", "on");
     const ended = await client.get(`/dashboard/production/preview.png?${query}`);
@@ -302,7 +314,11 @@ describe("dashboard timers", () => {
     query.set("until", "not a date");
     const bad = await client.get(`/dashboard/production/preview.png?${query}`);
     expect(bad.status).toBe(422);
-    expect(JSON.parse(bad.body_text).field).toBe("recurrence.rrule");
+    // Said in the form's words, by the form's field.
+    expect(JSON.parse(bad.body_text)).toMatchObject({
+      field: "until",
+      message: "Last day: pick the last day, or choose another end.",
+    });
   });
 });
 

@@ -3,6 +3,7 @@ import type { RouteResult, Services } from "../api/context";
 import type { AuthContext } from "../auth";
 import type { ApiRequest } from "../exchange";
 import type { ApiCall } from "./api-call";
+import type { Flash } from "./flash";
 
 /** Where the dashboard lives in URLs: path only (links) and absolute (snippets, the CLI). */
 export interface DashboardPlace {
@@ -32,4 +33,6 @@ export interface PageContext {
   api(call: ApiCall): Promise<RouteResult>;
   /** A dashboard path in this environment, e.g. `envPath("/timers")`. */
   envPath(path?: string): string;
+  /** The one-time panel carried from a form post to the page it redirects to. */
+  flash: Flash;
 }

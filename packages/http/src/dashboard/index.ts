@@ -13,6 +13,8 @@ import type { DashboardPlace, PageContext } from "./context";
 import { readCookie, SESSION_COOKIE } from "./cookies";
 import { CSRF_FIELD, CSRF_HEADER, csrfAllowed, csrfTokenFor } from "./csrf";
 import type { DashboardDeps } from "./deps";
+import { FAVICON } from "./favicon";
+import { FLASH_COOKIE, flashOf } from "./flash";
 import { html } from "./html";
 import { page, plainPage } from "./layout";
 import { authRoutes } from "./pages/auth";
@@ -48,8 +50,9 @@ export function createDashboard(deps: DashboardDeps) {
   const prefix = settings.path;
   const call = createApiCaller();
 
+  // Browsers ask for /favicon.ico on their own: the dashboard's icon answers it.
   const handles = (path: string) =>
-    settings.enabled && (path === prefix || path.startsWith(`${prefix}/`));
+    settings.enabled && (path === prefix || path.startsWith(`${prefix}/`) || path === FAVICON_PATH);
 
   async function handle(
     req: ApiRequest,
@@ -58,6 +61,8 @@ export function createDashboard(deps: DashboardDeps) {
     requestId: string,
   ): Promise<ApiResponse | null> {
     if (!handles(req.path)) return null;
+    const read = req.method === "GET" || req.method === "HEAD";
+    if (req.path === FAVICON_PATH) return read ? icon() : null;
     const place: DashboardPlace = {
       path: `${new URL(baseUrl).pathname.replace(/\/+$/, "")}${prefix}`,
       baseUrl,
@@ -96,6 +101,7 @@ export function createDashboard(deps: DashboardDeps) {
   ): Promise<ApiResponse> {
     const read = req.method === "GET" || req.method === "HEAD";
     if (read && (rest === "/assets/app.css" || rest === "/assets/app.js")) return asset(rest);
+    if (read && rest === "/assets/favicon.ico") return icon();
     const origins = allowedOrigins(req, place);
     const anonymous = await authRoutes.anonymous(req, rest, now, place, deps, origins);
     if (anonymous) return anonymous;
@@ -141,6 +147,12 @@ export function createDashboard(deps: DashboardDeps) {
       form,
       api: (c) => call({ req, auth, now, baseUrl: place.baseUrl, services }, c),
       envPath: (path = "") => `${place.path}/${environment}${path}`,
+      flash: flashOf(
+        req,
+        cookie,
+        { path: place.path, secure: place.baseUrl.startsWith("https:") },
+        now,
+      ),
     };
     for (const r of PAGES) {
       if (r.method !== (read ? "GET" : req.method)) continue;
@@ -157,7 +169,12 @@ export function createDashboard(deps: DashboardDeps) {
         );
       }
       try {
-        return await r.handle(ctx, m.groups ?? {}, deps);
+        const response = await r.handle(ctx, m.groups ?? {}, deps);
+        // A flash is shown by the page after the redirect, once: any page read clears it.
+        if (read && readCookie(req, FLASH_COOKIE) !== null && !response.headers["set-cookie"]) {
+          response.headers["set-cookie"] = ctx.flash.clear;
+        }
+        return response;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         return htmlResponse(
@@ -175,6 +192,16 @@ export function createDashboard(deps: DashboardDeps) {
   }
 
   return { handles, handle, path: prefix, enabled: settings.enabled };
+}
+
+const FAVICON_PATH = "/favicon.ico";
+
+function icon(): ApiResponse {
+  return {
+    status: 200,
+    headers: { "content-type": "image/x-icon", "cache-control": "public, max-age=86400" },
+    body: FAVICON,
+  };
 }
 
 function asset(rest: string): ApiResponse {

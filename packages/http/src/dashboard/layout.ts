@@ -24,7 +24,7 @@ export function documentShell(input: { title: string; assets: string; body: Safe
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin"><title>${input.title} · tminus</title>
-<link rel="stylesheet" href="${input.assets}/app.css"><script src="${input.assets}/app.js" defer></script></head>
+<link rel="icon" href="${input.assets}/favicon.ico"><link rel="stylesheet" href="${input.assets}/app.css"><script src="${input.assets}/app.js" defer></script></head>
 <body>${input.body}<div id="live" class="sr-only" aria-live="polite"></div></body></html>`.value;
 }
 
@@ -36,7 +36,8 @@ export function page(
     section: string;
     content: SafeHtml;
     notice?: string | null;
-    error?: string | null;
+    /** The alert at the top: text, or our own HTML (links to the fields it is about). */
+    error?: string | SafeHtml | null;
   },
 ): string {
   const env = ctx.environment;

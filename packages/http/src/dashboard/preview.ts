@@ -8,14 +8,16 @@ import {
 import type { ApiResponse } from "../exchange";
 import type { PageContext } from "./context";
 import type { DashboardDeps } from "./deps";
+import { endedWarnings, formErrors, formProblemOf } from "./form-problems";
 import { jsonResponse } from "./responses";
-import { describeRule, readTimerForm, timerBodyOf } from "./timer-form";
+import { describeRule, readTimerForm, timerBodyOf, todayIn } from "./timer-form";
+import { inZone, zoneDay } from "./zone-time";
 
 /** How far a personalized timer's sample recipient is from their deadline in the preview. */
 const SAMPLE_DEADLINE_MS = 2 * 86_400_000 + 5 * 3_600_000;
 
-/** A sample viewer: evergreen timers start now, personalized ones end in two days. */
-function sampleViewer(definition: TimerDefinition, now: number): ViewerContext | undefined {
+/** A sample viewer: evergreen timers start now, personalized ones end in two days (the preview and the list's thumbnails). */
+export function sampleViewer(definition: TimerDefinition, now: number): ViewerContext | undefined {
   if (definition.type === "duration") return { start_at: now };
   if (definition.type === "personalized") {
     return definition.personalization.source === "start"
@@ -39,10 +41,25 @@ export function pngSize(bytes: Uint8Array): { width: number; height: number } {
  */
 export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promise<ApiResponse> {
   const values = readTimerForm(ctx.req.query, ctx.now);
+  // The form's own checks first, in its words (a name may stay blank while drafting).
+  const own = formErrors(values).find((p) => p.id !== "name");
+  if (own) {
+    return jsonResponse(422, {
+      field: own.id,
+      id: own.id,
+      message: `${own.label}: ${own.message}`,
+    });
+  }
   const checked = validateTimerCreate(timerBodyOf(values));
   if (!checked.ok) {
     const issue = checked.issues[0]!;
-    return jsonResponse(422, { field: issue.field, message: `${issue.field}: ${issue.message}` });
+    // Worded as the form words it ("Ends at: ..."), with the field it belongs to.
+    const problem = formProblemOf(issue.field, issue.message);
+    return jsonResponse(422, {
+      field: issue.field,
+      id: problem?.id ?? null,
+      message: problem ? `${problem.label}: ${problem.message}` : issue.message,
+    });
   }
   const definition = checked.value;
   const status = computeStatus(
@@ -57,13 +74,19 @@ export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promi
     ended: definition.ended,
     width: 600,
   });
-  const at =
-    status.target_at === null
-      ? null
-      : `${new Date(status.target_at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-  let summary = at === null ? "Preview: no deadline" : `Preview: ends ${at}`;
+  const zone = definition.timezone;
+  const at = status.target_at === null ? null : inZone(status.target_at, zone);
+  let summary = at === null ? "Preview: no deadline" : `Ends ${at}`;
   if (definition.type === "recurring") {
-    summary = `${describeRule(values)}; next occurrence ${at ?? "none"}`;
+    summary = `${describeRule(values)}; next: ${at ?? "none"}`;
+    // A rule that starts on a later day counts to its first time from now on: say so.
+    if (values.starts_on > todayIn(zone, ctx.now)) {
+      summary += `; starts in the future, on ${zoneDay(values.starts_on)}`;
+    }
+  }
+  // What the create would warn about, said while the person types.
+  for (const warning of endedWarnings(values, ctx.now)) {
+    summary += `. Careful: ${warning.label}: ${warning.message}`;
   }
   if (values.preview_ended) summary = `Showing the ended look. ${summary}`;
   return {

@@ -22,15 +22,27 @@ const RECIPIENT_TAGS: readonly [string, string][] = [
   ["Braze", "{{${user_id}}}"],
 ];
 
-/** The same for a deadline kept in a contact field named `deadline` (personalized timers). */
-const DEADLINE_TAGS: readonly [string, string][] = [
-  ["Mailchimp", "*|DEADLINE|*"],
-  ["Klaviyo", "{{ person.deadline }}"],
-  ["HubSpot", "{{ contact.deadline }}"],
-  ["Customer.io", "{{ customer.deadline }}"],
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: Braze's own syntax.
-  ["Braze", "{{custom_attribute.${deadline}}}"],
-];
+/**
+ * The same for a value kept in a contact field (personalized timers): the recipient's
+ * deadline or start, and its signature, in the fields docs/email.md names.
+ */
+function fieldTag(platform: string, field: string): string {
+  const lower = field.toLowerCase();
+  switch (platform) {
+    case "Mailchimp":
+      return `*|${field}|*`;
+    case "Klaviyo":
+      return `{{ person.${field} }}`;
+    case "HubSpot":
+      return `{{ contact.${lower} }}`;
+    case "Customer.io":
+      return `{{ customer.${lower} }}`;
+    default:
+      return `{{custom_attribute.\${${lower}}}}`;
+  }
+}
+
+const PLATFORMS = ["Mailchimp", "Klaviyo", "HubSpot", "Customer.io", "Braze"] as const;
 
 function attr(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
@@ -48,23 +60,31 @@ export function shareSnippets(input: {
   urls: PublicUrls;
   width: number;
   height: number;
+  /** Personalized timers: what each link carries, and whether it must be signed. */
+  personal?: { source: "deadline" | "start"; signed: boolean };
 }): Snippet[] {
   const { urls, width, height } = input;
   const alt = attr(`Countdown: ${input.name}`);
   const img = (src: string) =>
     `<img src="${attr(src)}" width="${width}" height="${height}" alt="${alt}" style="display:block;border:0;max-width:100%;height:auto">`;
-  const personalized = input.type === "personalized";
-  const tags = personalized ? DEADLINE_TAGS : RECIPIENT_TAGS;
-  const param = personalized ? "deadline" : "r";
-  const merge = tags
-    .map(([platform, tag]) => `<!-- ${platform} -->\n${img(`${urls.gif}?${param}=${tag}`)}`)
-    .join("\n");
+  const personal = input.type === "personalized" ? (input.personal ?? null) : null;
+  const personalized = personal !== null;
+  const field = personal?.source === "start" ? "COUNTDOWN_START" : "COUNTDOWN_DEADLINE";
+  const query = (platform: string) =>
+    personal
+      ? `${personal.source}=${fieldTag(platform, field)}${personal.signed ? `&sig=${fieldTag(platform, "COUNTDOWN_SIG")}` : ""}`
+      : `r=${RECIPIENT_TAGS.find(([p]) => p === platform)![1]}`;
+  const merge = PLATFORMS.map(
+    (platform) => `<!-- ${platform} -->\n${img(`${urls.gif}?${query(platform)}`)}`,
+  ).join("\n");
   const perRecipient = input.type === "duration" || personalized;
   const snippets: Snippet[] = [
     {
       id: "snippet-img",
       title: "Email image",
-      hint: "Paste into your email's HTML. The image shows the exact time left each time it is opened.",
+      hint: personalized
+        ? `Without a recipient's ${personal.source}${personal.signed ? " and its signature" : ""} it shows the fallback deadline or the ended look: use the per-recipient image above in emails.`
+        : "Paste into your email's HTML. The image shows the exact time left each time it is opened.",
       code: img(urls.gif),
     },
     {
@@ -73,7 +93,7 @@ export function shareSnippets(input: {
         ? "Email image with each recipient's deadline"
         : "Email image per recipient",
       hint: personalized
-        ? "Each recipient's deadline comes from a contact field (here named deadline) in ISO 8601 with an offset, e.g. 2026-11-27T09:00:00+01:00. Pick your platform's line."
+        ? `Each recipient's ${personal.source} comes from a contact field (here ${field}) as Unix seconds or ISO 8601 with Z, e.g. 2026-11-27T08:00:00Z${personal.signed ? ", and its signature from COUNTDOWN_SIG (see Signed links)" : ""}. Pick your platform's line.`
         : "With a recipient id, an evergreen timer counts from each recipient's first open. Pick your platform's line.",
       code: merge,
     },
@@ -96,6 +116,8 @@ export function shareSnippets(input: {
       code: urls.page,
     },
   ];
-  // Only evergreen and personalized timers differ per recipient.
-  return perRecipient ? snippets : snippets.filter((s) => s.id !== "snippet-merge");
+  // Only evergreen and personalized timers differ per recipient; a personalized timer's
+  // image is only right with the recipient's value, so that one comes first.
+  if (!perRecipient) return snippets.filter((s) => s.id !== "snippet-merge");
+  return personalized ? [snippets[1]!, snippets[0]!, ...snippets.slice(2)] : snippets;
 }

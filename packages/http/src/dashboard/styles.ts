@@ -10,7 +10,7 @@ export const DASHBOARD_CSS = `
 --line:#2e333d;--accent:#8fb3ff;--accent-text:#0b1020;--danger:#ff8f84;--ok:#6fdca7;--warn:#f5c46b;--code:#232731}}
 *{box-sizing:border-box}
 [hidden]{display:none!important}
-body{margin:0;background:var(--bg);color:var(--text)}
+body{margin:0;background:var(--bg);color:var(--text);overflow-wrap:anywhere}
 a{color:var(--accent)}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 input:focus,input:focus-within{outline:3px solid var(--accent);outline-offset:2px}
@@ -84,12 +84,21 @@ figure{margin:0 0 1rem}figcaption{font-weight:600;margin-bottom:.5rem}
 .card p.n{color:var(--text)}
 .chart-labels{display:flex;justify-content:space-between;color:var(--muted);font-size:.8rem;padding:.2rem .5rem}
 input.short{width:6rem}
+td.thumb{width:136px}td.thumb img{display:block;width:120px;height:auto;border-radius:6px;border:1px solid var(--line)}
+.row-actions{display:flex;flex-wrap:wrap;gap:.3rem;align-items:center}.row-actions .button,.row-actions button{padding:.3rem .7rem;font-size:.9rem;margin:0}
+.field-error,.field-warning{font-size:.9rem;margin:.3rem 0;padding:.3rem .6rem;border-left:3px solid var(--danger);color:var(--danger);max-width:32rem}
+.field-warning{border-color:var(--warn);color:var(--warn)}
+[aria-invalid=true]{border-color:var(--danger)!important;border-width:2px!important}
+.colour-pair{display:flex;gap:.4rem;align-items:center}
+input.hex{width:7.5rem;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .narrow{max-width:28rem;margin:3rem auto}
 .muted{color:var(--muted)}
+.warn-text{color:var(--warn)}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .pager{display:flex;gap:1rem;margin:1rem 0}
 footer{max-width:1200px;margin:2rem auto;padding:1rem;color:var(--muted);font-size:.85rem;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 @media (max-width:800px){.builder{grid-template-columns:1fr}
+.builder form :is(input,select,textarea,button){scroll-margin-top:16rem}
 .builder .preview{order:-1;top:0;z-index:2;padding:.5rem;box-shadow:0 2px 6px rgb(0 0 0/.15)}
 .builder .preview h2{font-size:1rem;margin:0}.builder .preview p{margin:.2rem 0}h1{font-size:1.35rem}}
 @media (min-width:641px) and (max-width:800px){th.opt,td.opt{display:none}}

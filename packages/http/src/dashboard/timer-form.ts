@@ -1,4 +1,5 @@
 import {
+  DARK_PALETTE,
   DEFAULT_LOOK,
   formatInstant,
   formatLocalDateTime,
@@ -8,6 +9,7 @@ import {
   type TimerDefinition,
   zoneOffsetMs,
 } from "@tminus/core";
+import { normalizeHex } from "./hex-colour";
 
 // The builder's form and the API's timer body, both ways. The form speaks a marketer's terms
 // (a local date and time, days and hours, "every week on Friday at 17:00"); the API body is
@@ -75,13 +77,27 @@ export interface TimerFormValues {
   preview_ended: boolean;
 }
 
-/** The builder's starting values: a fixed timer a week from now in UTC, the default look. */
-export function defaultFormValues(now: number): TimerFormValues {
+/** Today's date (`YYYY-MM-DD`) in `zone` at `now`; in UTC when the zone is not one. */
+export function todayIn(zone: string, now: number): string {
+  let offset = 0;
+  try {
+    offset = zoneOffsetMs(zone, now);
+  } catch {
+    // Not a zone (yet: the field is being typed): the API names the problem.
+  }
+  return new Date(now + offset).toISOString().slice(0, 10);
+}
+
+/**
+ * The builder's starting values: a fixed timer a week from now, the default look; a
+ * recurring rule starts today in the timer's zone (its next occurrence may be today).
+ */
+export function defaultFormValues(now: number, zone = "Etc/UTC"): TimerFormValues {
   const inAWeek = new Date(now + 7 * 86_400_000).toISOString();
   return {
     name: "",
     type: "fixed",
-    timezone: "Etc/UTC",
+    timezone: zone,
     deadline_local: `${inAWeek.slice(0, 10)}T12:00`,
     // A day as 1 day 0 hours: the hours field allows 0 to 23, so "24" would block the form.
     duration_days: "1",
@@ -93,7 +109,7 @@ export function defaultFormValues(now: number): TimerFormValues {
     byday: ["FR"],
     bymonthday: "1",
     at_time: "17:00",
-    starts_on: inAWeek.slice(0, 10),
+    starts_on: todayIn(zone, now),
     hold_minutes: "0",
     rule_end: "never",
     count: "10",
@@ -132,10 +148,11 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     const value = (form.get(`label_${unit}`) ?? "").trim();
     if (value !== "") labels[unit] = value;
   }
+  const timezone = text("timezone");
   return {
     name: text("name"),
     type: text("type"),
-    timezone: text("timezone"),
+    timezone,
     deadline_local: text("deadline_local"),
     duration_days: text("duration_days"),
     duration_hours: text("duration_hours"),
@@ -146,7 +163,8 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     byday: form.getAll("byday"),
     bymonthday: text("bymonthday"),
     at_time: text("at_time"),
-    starts_on: text("starts_on"),
+    // Left empty: today in the timer's zone, as the builder shows it.
+    starts_on: form.get("starts_on")?.trim() || todayIn(timezone, now),
     hold_minutes: text("hold_minutes"),
     rule_end: text("rule_end"),
     count: text("count"),
@@ -155,9 +173,9 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     offset_hours: text("offset_hours"),
     require_signature: form.get("require_signature") === "on",
     theme: text("theme"),
-    background_color: text("background_color"),
-    text_color: text("text_color"),
-    accent_color: text("accent_color"),
+    background_color: normalizeHex(text("background_color")),
+    text_color: normalizeHex(text("text_color")),
+    accent_color: normalizeHex(text("accent_color")),
     font: text("font"),
     font_size: text("font_size"),
     units: form.getAll("units"),
@@ -224,13 +242,39 @@ export function describeRule(v: TimerFormValues): string {
   return text;
 }
 
+const COLOR_FIELDS = ["background_color", "text_color", "accent_color"] as const;
+
+/** Each base theme's colours, as the API fills them in when a look gives none. */
+export const THEME_PALETTES: Readonly<
+  Record<string, Record<(typeof COLOR_FIELDS)[number], string>>
+> = {
+  light: {
+    background_color: DEFAULT_LOOK.background_color,
+    text_color: DEFAULT_LOOK.text_color,
+    accent_color: DEFAULT_LOOK.accent_color,
+  },
+  dark: { ...DARK_PALETTE },
+};
+
+/**
+ * The colour fields to send: none when they are exactly another base theme's colours (the
+ * pickers still show the theme the form started with), so that the chosen theme's colours
+ * apply; otherwise the picked ones, which override the theme.
+ */
+function colorsOf(v: TimerFormValues): Record<string, string> {
+  const picked = Object.fromEntries(COLOR_FIELDS.map((f) => [f, v[f].toUpperCase()]));
+  const stale = Object.entries(THEME_PALETTES).some(
+    ([theme, palette]) =>
+      theme !== v.theme && COLOR_FIELDS.every((f) => palette[f].toUpperCase() === picked[f]),
+  );
+  return stale ? {} : picked;
+}
+
 /** The look of the builder's fields, as the API's `look` object. */
 function lookOf(v: TimerFormValues): Record<string, unknown> {
   return {
     theme: v.theme,
-    background_color: v.background_color.toUpperCase(),
-    text_color: v.text_color.toUpperCase(),
-    accent_color: v.accent_color.toUpperCase(),
+    ...colorsOf(v),
     font: v.font,
     font_size: num(v.font_size),
     units: TIME_UNITS.filter((u) => v.units.includes(u)),
@@ -248,6 +292,7 @@ function lookOf(v: TimerFormValues): Record<string, unknown> {
 /** The POST /timers body the builder's fields describe (validated by the API, not here). */
 export function timerBodyOf(v: TimerFormValues): Record<string, unknown> {
   const common = {
+    // Only the preview draws a nameless form: saving one is refused first (formErrors).
     name: v.name === "" ? "Untitled timer" : v.name,
     timezone: v.timezone,
     look: lookOf(v),

@@ -17,6 +17,7 @@ import {
   verifyDecoy,
   verifyPassword,
 } from "../secrets";
+import { plural } from "../words";
 
 const WINDOW_MS = 15 * 60_000;
 const FORM_COOKIE_SECONDS = 3600;
@@ -171,7 +172,7 @@ export const authRoutes = {
           429,
           signInPage(place, csrf, {
             email,
-            error: `Too many sign-in attempts for this email. Try again in ${Math.ceil(wait / 60)} minute(s).`,
+            error: `Too many sign-in attempts for this email. Try again in ${plural(Math.ceil(wait / 60), "minute")}.`,
           }),
         );
         response.headers["retry-after"] = String(wait);

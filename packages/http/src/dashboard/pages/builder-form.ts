@@ -1,8 +1,9 @@
 import { TIME_UNITS, timeZoneNames } from "@tminus/core";
 import type { PageContext } from "../context";
+import type { FieldProblem } from "../form-problems";
 import { html, type SafeHtml } from "../html";
 import { csrfField } from "../layout";
-import { type TimerFormValues, WEEKDAYS } from "../timer-form";
+import { THEME_PALETTES, type TimerFormValues, WEEKDAYS } from "../timer-form";
 
 const TYPES = [
   ["fixed", "Fixed deadline", "Counts down to one date and time."],
@@ -21,14 +22,46 @@ function options(current: string, list: readonly (readonly [string, string])[]):
   );
 }
 
-function text(
-  id: string,
-  label: string,
-  value: string,
-  extra: { type?: string; hint?: string; attrs?: SafeHtml } = {},
-): SafeHtml {
+/** A problem's note, right after its field, and the attributes that tie the field to it. */
+function problemNote(problem: FieldProblem | undefined): {
+  note: SafeHtml | "";
+  attrs: SafeHtml | "";
+} {
+  if (!problem) return { note: "", attrs: "" };
+  const kind = problem.warning ? "field-warning" : "field-error";
+  return {
+    note: html`<p class="${kind}" id="${problem.id}-problem"><strong>${problem.label}:</strong> ${problem.message}</p>`,
+    attrs: problem.warning ? "" : html` aria-invalid="true"`,
+  };
+}
+
+interface TextExtra {
+  type?: string;
+  hint?: string;
+  attrs?: SafeHtml;
+  problem?: FieldProblem;
+}
+
+function text(id: string, label: string, value: string, extra: TextExtra = {}): SafeHtml {
+  const { note, attrs } = problemNote(extra.problem);
+  const described = [extra.hint ? `${id}-hint` : "", extra.problem ? `${id}-problem` : ""]
+    .filter(Boolean)
+    .join(" ");
   return html`<div><label for="${id}">${label}</label>${extra.hint ? html`<p class="hint" id="${id}-hint">${extra.hint}</p>` : ""}
-<input id="${id}" name="${id}" type="${extra.type ?? "text"}" value="${value}"${extra.hint ? html` aria-describedby="${id}-hint"` : ""}${extra.attrs ?? ""}></div>`;
+<input id="${id}" name="${id}" type="${extra.type ?? "text"}" value="${value}"${described ? html` aria-describedby="${described}"` : ""}${attrs}${extra.attrs ?? ""}>${note}</div>`;
+}
+
+/**
+ * A colour: a text field for the hex value (the one submitted, so it works without script)
+ * and a picker the script shows and keeps in step with it.
+ */
+function colour(id: string, label: string, value: string, problem?: FieldProblem): SafeHtml {
+  const { note, attrs } = problemNote(problem);
+  const picker = /^#[0-9a-f]{6}$/i.test(value) ? value.toLowerCase() : "#000000";
+  return html`<div class="colour"><label for="${id}">${label}</label><div class="colour-pair">
+<input type="color" id="${id}-picker" value="${picker}" aria-label="${label}: pick a colour" data-colour-for="${id}" hidden>
+<input id="${id}" name="${id}" type="text" class="hex" value="${value}" maxlength="7" placeholder="#RRGGBB" spellcheck="false" autocomplete="off" inputmode="text" aria-describedby="${id}-hint${problem ? ` ${id}-problem` : ""}"${attrs}></div>
+<p class="sr-only" id="${id}-hint">A colour as #RRGGBB</p>${note}</div>`;
 }
 
 /**
@@ -48,9 +81,18 @@ export function builderForm(
     revision?: number;
     /** The type cannot change once a timer exists. */
     typeFixed?: boolean;
+    /** What is wrong with the values (shown next to each field), warnings included. */
+    problems?: readonly FieldProblem[];
+    /** A new timer's zone is the browser's until the person picks one (set by the script). */
+    zoneFromBrowser?: boolean;
   },
 ): SafeHtml {
   const v = input.values;
+  const byId = new Map((input.problems ?? []).map((p) => [p.id, p]));
+  const field = (id: string, label: string, value: string, extra: TextExtra = {}) =>
+    text(id, label, value, { ...extra, problem: byId.get(id) });
+  const noteOf = (id: string) => problemNote(byId.get(id));
+  const warned = (input.problems ?? []).some((p) => p.warning);
   const previewUrl = ctx.envPath("/preview.png");
   const query = new URLSearchParams();
   const flat: Record<string, string | string[] | boolean> = { ...v } as never;
@@ -63,25 +105,25 @@ export function builderForm(
   }
   for (const [unit, label] of Object.entries(v.labels)) query.set(`label_${unit}`, label);
   return html`<div class="builder">
-<form method="post" action="${input.action}" data-preview="${previewUrl}" aria-describedby="preview-status">
+<form method="post" action="${input.action}" data-preview="${previewUrl}" data-now="${ctx.now}" aria-describedby="preview-status">
 ${csrfField(ctx)}${input.idempotencyKey ? html`<input type="hidden" name="idempotency_key" value="${input.idempotencyKey}">` : ""}
 ${input.revision !== undefined ? html`<input type="hidden" name="revision" value="r${input.revision}">` : ""}
-${text("name", "Name", v.name, { attrs: html` maxlength="200" required placeholder="Black Friday sale"` })}
+${field("name", "Name", v.name, { attrs: html` maxlength="200" aria-required="true" placeholder="Black Friday sale"` })}
 <fieldset><legend>Type</legend>${TYPES.filter(([t]) => !input.typeFixed || t === v.type).map(
     ([t, label, hint]) =>
       html`<label class="check"><input type="radio" name="type" value="${t}"${checked(v.type === t)}> <span><strong>${label}</strong> <span class="hint">${hint}</span></span></label>`,
   )}</fieldset>
 <fieldset><legend>When</legend>
-<div><label for="timezone">Time zone</label><input id="timezone" name="timezone" type="text" list="zones" value="${v.timezone}" autocomplete="off">
-<datalist id="zones">${timeZoneNames.map((z) => html`<option value="${z}">`)}</datalist></div>
-<div data-type-section="fixed">${text("deadline_local", "Deadline (in the time zone)", v.deadline_local, { type: "datetime-local" })}</div>
+<div><label for="timezone">Time zone</label><input id="timezone" name="timezone" type="text" list="zones" value="${v.timezone}" autocomplete="off"${input.zoneFromBrowser ? html` data-browser-zone` : ""}${noteOf("timezone").attrs}>
+<datalist id="zones">${timeZoneNames.map((z) => html`<option value="${z}">`)}</datalist>${noteOf("timezone").note}</div>
+<div data-type-section="fixed">${field("deadline_local", "Ends at", v.deadline_local, { type: "datetime-local", hint: "In the timer's time zone." })}</div>
 <div data-type-section="duration" class="row">
-${text("duration_days", "Days", v.duration_days, { type: "number", attrs: html` min="0" max="366"` })}
-${text("duration_hours", "Hours", v.duration_hours, { type: "number", attrs: html` min="0" max="23"` })}
-${text("duration_minutes", "Minutes", v.duration_minutes, { type: "number", attrs: html` min="0" max="59"` })}
-${text("not_after_local", "Never past (optional)", v.not_after_local, { type: "datetime-local", hint: "No viewer's countdown runs past this time (in the time zone), e.g. the sale's last day." })}</div>
+${field("duration_days", "Days", v.duration_days, { type: "number", attrs: html` min="0" max="366"` })}
+${field("duration_hours", "Hours", v.duration_hours, { type: "number", attrs: html` min="0" max="23"` })}
+${field("duration_minutes", "Minutes", v.duration_minutes, { type: "number", attrs: html` min="0" max="59"` })}
+${field("not_after_local", "Never past (optional)", v.not_after_local, { type: "datetime-local", hint: "No viewer's countdown runs past this time (in the time zone), e.g. the sale's last day." })}</div>
 <div data-type-section="recurring">
-<div class="row"><div><label for="freq">Repeats</label><select id="freq" name="freq">${options(
+<div class="row"><div><label for="freq">Repeats</label>${noteOf("freq").note}<select id="freq" name="freq">${options(
     v.freq,
     [
       ["DAILY", "Daily"],
@@ -89,15 +131,20 @@ ${text("not_after_local", "Never past (optional)", v.not_after_local, { type: "d
       ["MONTHLY", "Monthly"],
     ],
   )}</select></div>
-${text("interval", "Every", v.interval, { type: "number", hint: "1: every day/week/month; 2: every other one", attrs: html` min="1" max="99"` })}
-${text("at_time", "At", v.at_time, { type: "time" })}</div>
+${field("interval", "Every", v.interval, { type: "number", hint: "1: every day/week/month; 2: every other one", attrs: html` min="1" max="99"` })}
+${field("at_time", "At", v.at_time, { type: "time" })}</div>
 <fieldset><legend>On (weekly)</legend><div class="checks">${WEEKDAYS.map(
     ([code, name]) =>
       html`<label class="check"><input type="checkbox" name="byday" value="${code}"${checked(v.byday.includes(code))}> ${name}</label>`,
   )}</div></fieldset>
-<div class="row">${text("bymonthday", "Day of the month (monthly)", v.bymonthday, { type: "number", attrs: html` min="1" max="31"` })}
-${text("starts_on", "Starting", v.starts_on, { type: "date" })}
-${text("hold_minutes", "Show the ended look for (minutes)", v.hold_minutes, { type: "number", attrs: html` min="0" max="10080"` })}</div>
+<div class="row">${field("bymonthday", "Day of the month (monthly)", v.bymonthday, { type: "number", attrs: html` min="1" max="31"` })}
+${field("starts_on", "Starting", v.starts_on, {
+  type: "date",
+  hint: "The first day the rule counts from, in the timer's time zone: today unless you pick a later day.",
+  // A new timer's start follows the time zone until it is picked (the script keeps it today).
+  attrs: input.typeFixed ? undefined : html` data-today`,
+})}
+${field("hold_minutes", "Show the ended look for (minutes)", v.hold_minutes, { type: "number", attrs: html` min="0" max="10080"` })}</div>
 <fieldset><legend>Ends</legend><div class="checks">${(
     [
       ["never", "Never"],
@@ -108,30 +155,30 @@ ${text("hold_minutes", "Show the ended look for (minutes)", v.hold_minutes, { ty
     ([value, label]) =>
       html`<label class="check"><input type="radio" name="rule_end" value="${value}"${checked(v.rule_end === value)}> ${label}</label>`,
   )}</div>
-<div class="row">${text("count", "Times (with “after a number of times”)", v.count, { type: "number", attrs: html` min="1" max="10000"` })}
-${text("until", "Last day (with “on a date”)", v.until, { type: "date" })}</div></fieldset></div>
+<div class="row">${field("count", "Times (with “after a number of times”)", v.count, { type: "number", attrs: html` min="1" max="10000"` })}
+${field("until", "Last day (with “on a date”)", v.until, { type: "date" })}</div></fieldset></div>
 <div data-type-section="personalized">
-<div><label for="source">Each link carries</label><select id="source" name="source">${options(
+<div><label for="source">Each link carries</label>${noteOf("source").note}<select id="source" name="source">${options(
     v.source,
     [
       ["deadline", "the recipient's deadline"],
       ["start", "a start; the deadline is a fixed time later"],
     ],
   )}</select></div>
-${text("offset_hours", "Hours from the start (when links carry a start)", v.offset_hours, { type: "number", attrs: html` min="0" step="0.25"` })}
+${field("offset_hours", "Hours from the start (when links carry a start)", v.offset_hours, { type: "number", attrs: html` min="0" step="0.25"` })}
 <label class="check"><input type="checkbox" name="require_signature"${checked(v.require_signature)}> Accept only signed links (recipients cannot change their deadline)</label></div>
 </fieldset>
 <fieldset><legend>Look</legend>
-<div class="row"><div><label for="theme">Base theme</label><select id="theme" name="theme">${options(
+<div class="row"><div><label for="theme">Base theme</label><select id="theme" name="theme" data-palettes="${JSON.stringify(THEME_PALETTES)}">${options(
     v.theme,
     [
       ["light", "Light"],
       ["dark", "Dark"],
     ],
   )}</select></div>
-<div><label for="background_color">Background</label><input id="background_color" name="background_color" type="color" value="${v.background_color.toLowerCase()}"></div>
-<div><label for="text_color">Digits</label><input id="text_color" name="text_color" type="color" value="${v.text_color.toLowerCase()}"></div>
-<div><label for="accent_color">Accent</label><input id="accent_color" name="accent_color" type="color" value="${v.accent_color.toLowerCase()}"></div></div>
+${colour("background_color", "Background", v.background_color.toLowerCase(), byId.get("background_color"))}
+${colour("text_color", "Digits", v.text_color.toLowerCase(), byId.get("text_color"))}
+${colour("accent_color", "Accent", v.accent_color.toLowerCase(), byId.get("accent_color"))}</div>
 <div class="row"><div><label for="font">Font</label><select id="font" name="font">${options(
     v.font,
     [
@@ -140,13 +187,13 @@ ${text("offset_hours", "Hours from the start (when links carry a start)", v.offs
       ["mono", "Monospace"],
     ],
   )}</select></div>
-${text("font_size", "Digit size (px)", v.font_size, { type: "number", attrs: html` min="8" max="200"` })}
+${field("font_size", "Digit size (px)", v.font_size, { type: "number", attrs: html` min="8" max="200"` })}
 <div><label for="panel">Layout</label><select id="panel" name="panel">${options(v.panel, [
     ["rounded", "Rounded panels"],
     ["plain", "Plain"],
   ])}</select></div>
-${text("separator", "Separator", v.separator, { attrs: html` maxlength="3"` })}</div>
-<fieldset><legend>Units shown</legend><div class="checks">${TIME_UNITS.map(
+${field("separator", "Separator", v.separator, { attrs: html` maxlength="3"` })}</div>
+<fieldset id="units"><legend>Units shown</legend>${noteOf("units").note}<div class="checks">${TIME_UNITS.map(
     (u) =>
       html`<label class="check"><input type="checkbox" name="units" value="${u}"${checked(v.units.includes(u))}> ${u}</label>`,
   )}</div></fieldset>
@@ -154,17 +201,18 @@ ${text("separator", "Separator", v.separator, { attrs: html` maxlength="3"` })}<
 <label class="check"><input type="checkbox" name="pad"${checked(v.pad)}> Two digits (07)</label>
 <label class="check"><input type="checkbox" name="transparent"${checked(v.transparent)}> Transparent background</label>
 <label class="check"><input type="checkbox" name="dark_variant"${checked(v.dark_variant)}> Dark variant for dark-mode readers</label></div>
-${text("locale", "Label language", v.locale, { hint: "A language tag: en, de, fr, es, ja, ...", attrs: html` maxlength="35"` })}
+${field("locale", "Label language", v.locale, { hint: "A language tag: en, de, fr, es, ja, ...", attrs: html` maxlength="35"` })}
 <details><summary>Own label words</summary><div class="row">${TIME_UNITS.map((u) =>
-    text(`label_${u}`, u, v.labels[u] ?? "", { attrs: html` maxlength="40"` }),
+    field(`label_${u}`, u, v.labels[u] ?? "", { attrs: html` maxlength="40"` }),
   )}</div></details>
 </fieldset>
 <fieldset><legend>After the end</legend>
-${text("ended_text", "Text shown instead of the digits", v.ended_text, { attrs: html` maxlength="200"` })}
-${text("ended_image_url", "Image instead (hosted page and embed, optional)", v.ended_image_url, { type: "url", hint: "An https address; email images show the text.", attrs: html` placeholder="https://"` })}
-${text("ended_redirect_url", "Send hosted-page viewers to (optional)", v.ended_redirect_url, { type: "url", attrs: html` placeholder="https://"` })}
+${field("ended_text", "Text shown instead of the digits", v.ended_text, { attrs: html` maxlength="200"` })}
+${field("ended_image_url", "Image instead (hosted page and embed, optional)", v.ended_image_url, { type: "url", hint: "An https address; email images show the text.", attrs: html` placeholder="https://"` })}
+${field("ended_redirect_url", "Send hosted-page viewers to (optional)", v.ended_redirect_url, { type: "url", attrs: html` placeholder="https://"` })}
 <label class="check"><input type="checkbox" name="preview_ended"${checked(v.preview_ended)}> Show the ended look in the preview</label>
 </fieldset>
+${warned ? html`<label class="check"><input type="checkbox" name="accept_ended"> Create it anyway: it shows the ended look from the start</label>` : ""}
 <p><button type="submit">${input.submit}</button></p></form>
 <aside class="preview panel" aria-labelledby="preview-title"><h2 id="preview-title">Preview</h2>
 <img id="preview-image" src="${previewUrl}?${query.toString()}" alt="Preview of the countdown as it would look now" width="600">

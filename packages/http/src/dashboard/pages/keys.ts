@@ -4,7 +4,7 @@ import type { PageContext } from "../context";
 import { html } from "../html";
 import { csrfField, page, when } from "../layout";
 import { htmlResponse, redirect } from "../responses";
-import { noticeOf, type PageRoute } from "./route";
+import { flashPanel, noticeOf, type PageRoute, redirectWithFlash } from "./route";
 
 const NOTICES = { revoked: "The key is revoked. Requests with it are refused from now on." };
 
@@ -17,10 +17,8 @@ function adminOf(ctx: PageContext) {
 }
 
 /** The keys page: the list, the create form, and (once) a new secret. */
-async function keysPage(
-  ctx: PageContext,
-  extra: { secret?: { value: string; prefix: string }; error?: string; status?: number } = {},
-) {
+async function keysPage(ctx: PageContext, extra: { error?: string; status?: number } = {}) {
+  const created = flashPanel(ctx, "key");
   const keys = await adminOf(ctx).listKeys({
     account: ctx.account.name,
     environment: ctx.environment,
@@ -50,11 +48,11 @@ ${csrfField(ctx)}<label class="check"><input type="checkbox" name="confirm" valu
         : ""
     }</td></tr>`,
   );
-  const secret = extra.secret
+  const secret = created
     ? html`<section class="panel" aria-labelledby="new-key"><h2 id="new-key">Your new key</h2>
 <p>Copy it now: it is shown only once and cannot be recovered.</p>
-<div class="secret"><label class="sr-only" for="secret">Secret of ${extra.secret.prefix}</label>
-<input id="secret" type="text" readonly value="${extra.secret.value}" size="60">
+<div class="secret"><label class="sr-only" for="secret">Secret of ${created.prefix}</label>
+<input id="secret" type="text" readonly value="${created.secret}" size="60">
 <button type="button" data-copy="secret" hidden>Copy</button></div></section>`
     : "";
   const content = html`${secret}
@@ -62,9 +60,9 @@ ${csrfField(ctx)}<label class="check"><input type="checkbox" name="confirm" valu
 <tbody>${rows.length ? rows : html`<tr><td colspan="6">No keys in ${ctx.environment} yet.</td></tr>`}</tbody></table></div>
 <h2>Create a key</h2>
 <form class="panel" method="post" action="${ctx.envPath("/keys")}">${csrfField(ctx)}
-<label for="key-name">Name <span class="hint">(where it is used, for you)</span></label><input id="key-name" name="name" type="text" maxlength="100" placeholder="Newsletter integration">
+<label for="key-name">Name <span class="hint">(where it is used, for you)</span></label><input id="key-name" name="name" type="text" maxlength="100" placeholder="Newsletter integration" value="${ctx.form.get("name") ?? ""}">
 <fieldset><legend>Scopes</legend><p class="hint">Leave all unticked for a key that may do everything.</p><div class="checks">
-${SCOPES.map((s) => html`<label class="check"><input type="checkbox" name="scope" value="${s}"> ${s}</label>`)}</div></fieldset>
+${SCOPES.map((s) => html`<label class="check"><input type="checkbox" name="scope" value="${s}"${ctx.form.getAll("scope").includes(s) ? html` checked` : ""}> ${s}</label>`)}</div></fieldset>
 <button type="submit">Create ${ctx.environment} key</button></form>
 <h2>Rotating a key</h2>
 <p>To replace a key without downtime: create a new key, deploy it where the old one is used, check that requests arrive with the new prefix (Usage, request log), then revoke the old key. From the command line, <code>tminus keys roll</code> does this with an overlap during which both keys work.</p>`;
@@ -95,7 +93,11 @@ export const keyRoutes: readonly PageRoute[] = [
           scopes: ctx.form.getAll("scope"),
           name: ctx.form.get("name") ?? undefined,
         });
-        return keysPage(ctx, { secret: { value: key.secret, prefix: key.prefix } });
+        return redirectWithFlash(ctx, ctx.envPath("/keys"), {
+          kind: "key",
+          secret: key.secret,
+          prefix: key.prefix,
+        });
       } catch (error) {
         if (!(error instanceof AdminError)) throw error;
         return keysPage(ctx, {

@@ -4,7 +4,7 @@ import type { PageContext } from "../context";
 import { html, type SafeHtml } from "../html";
 import { csrfField, page, when } from "../layout";
 import { htmlResponse, redirect } from "../responses";
-import { noticeOf, type PageRoute } from "./route";
+import { type FlashPanel, flashPanel, noticeOf, type PageRoute, redirectWithFlash } from "./route";
 
 const NOTICES: Record<string, string> = {
   role: "Role changed. It applies from the member's next page.",
@@ -31,22 +31,39 @@ function linkUrl(ctx: PageContext, link: PasswordLink): string {
   return link.url ?? `${ctx.place.baseUrl.replace(/\/+$/, "")}${link.path}`;
 }
 
-function linkPanel(
+/** Post/redirect/get: the members page shows the new link once, from the flash. */
+function redirectWithLink(
   ctx: PageContext,
   input: { email: string; link: PasswordLink; invited: boolean },
-): SafeHtml {
+) {
+  return redirectWithFlash(ctx, ctx.envPath("/members"), {
+    kind: input.invited ? "invite" : "link",
+    email: input.email,
+    url: linkUrl(ctx, input.link),
+    expires_at: input.link.expires_at,
+  });
+}
+
+function linkPanel(panel: FlashPanel): SafeHtml {
+  const input = {
+    email: panel.email ?? "",
+    invited: panel.kind === "invite",
+    url: panel.url ?? "",
+    expires_at: panel.expires_at ?? null,
+  };
   return html`<section class="panel" aria-labelledby="link-title"><h2 id="link-title">${input.invited ? "Invitation" : "New link"} for ${input.email}</h2>
-<p>Send this link to ${input.email} yourself (no email is sent). It sets their password once and expires ${when(input.link.expires_at)}; it is shown only now.${input.invited ? "" : " Any earlier link of theirs has stopped working."}</p>
+<p>Send this link to ${input.email} yourself (no email is sent). It sets their password once and expires ${when(input.expires_at)}; it is shown only now.${input.invited ? "" : " Any earlier link of theirs has stopped working."}</p>
 <div class="secret"><label class="sr-only" for="secret">Set-password link for ${input.email}</label>
-<input id="secret" type="text" readonly value="${linkUrl(ctx, input.link)}" size="60">
+<input id="secret" type="text" readonly value="${input.url}" size="60">
 <button type="button" data-copy="secret" hidden>Copy</button></div></section>`;
 }
 
 /** The members page: the account's users, the invite form, and (once) a new link. */
 async function membersPage(
   ctx: PageContext,
-  extra: { panel?: SafeHtml; error?: string; status?: number; email?: string } = {},
+  extra: { error?: string; status?: number; email?: string } = {},
 ) {
+  const made = flashPanel(ctx, "invite", "link");
   const users = await adminOf(ctx).listUsers(ctx.account.name);
   const owners = users.filter((u) => u.role === "owner").length;
   const rows = users.map((u) => {
@@ -63,7 +80,7 @@ async function membersPage(
 <label class="check"><input type="checkbox" name="confirm" value="yes" required> <span>Remove ${self ? "me" : "them"}</span></label>
 <button class="danger" type="submit">Remove<span class="sr-only"> ${u.email}</span></button></form></div></td></tr>`;
   });
-  const content = html`${extra.panel ?? ""}
+  const content = html`${made ? linkPanel(made) : ""}
 <p>People who sign in to ${ctx.account.name}'s dashboard. Owners may do everything, including API keys, webhooks and members; members work with timers and usage. Members are the same in Production and Sandbox.</p>
 <div class="table"><table><caption class="sr-only">Members of ${ctx.account.name}</caption><thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Added</th><th scope="col">Actions</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
@@ -117,9 +134,7 @@ export const memberRoutes: readonly PageRoute[] = [
           email,
           role: ctx.form.get("role") === "owner" ? "owner" : "member",
         });
-        return membersPage(ctx, {
-          panel: linkPanel(ctx, { email: user.email, link, invited: true }),
-        });
+        return redirectWithLink(ctx, { email: user.email, link, invited: true });
       } catch (error) {
         return refused(ctx, error, email);
       }
@@ -153,9 +168,7 @@ export const memberRoutes: readonly PageRoute[] = [
       const user = await ownUser(ctx, id!);
       if (!user) return membersPage(ctx, { error: "No such member.", status: 404 });
       const { link } = await adminOf(ctx).passwordLink(user.email);
-      return membersPage(ctx, {
-        panel: linkPanel(ctx, { email: user.email, link, invited: false }),
-      });
+      return redirectWithLink(ctx, { email: user.email, link, invited: false });
     },
   },
   {

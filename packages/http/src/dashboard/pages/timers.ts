@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { type PublicUrls, type TimerDefinition, timerData } from "@tminus/core";
 import { ApiError } from "../../errors";
-import { dataOf, listOf } from "../api-call";
+import { dataOf } from "../api-call";
 import type { PageContext } from "../context";
-import { html } from "../html";
-import { csrfField, page, when } from "../layout";
+import { endedWarnings, type FieldProblem, formErrors, formProblemOf } from "../form-problems";
+import { html, type SafeHtml } from "../html";
+import { csrfField, page } from "../layout";
 import { pngSize, previewImage } from "../preview";
 import { htmlResponse, redirect } from "../responses";
 import { shareSnippets } from "../snippets";
@@ -13,10 +14,15 @@ import {
   formValuesOf,
   keepUnshown,
   readTimerForm,
+  type TimerFormValues,
   timerBodyOf,
 } from "../timer-form";
+import { typeName } from "../words";
+import { zoneTime } from "../zone-time";
 import { builderForm } from "./builder-form";
 import { noticeOf, type PageRoute } from "./route";
+import { signedLinksPanel } from "./signed-links";
+import { endsCell, listPage, thumbnail, timerNow } from "./timer-list";
 import { timerRulesSection } from "./webhooks";
 
 interface TimerView {
@@ -24,17 +30,18 @@ interface TimerView {
   name: string;
   type: string;
   status: string;
+  timezone: string;
   revision: string;
   created_at: string;
   updated_at: string;
   urls: PublicUrls | null;
 }
 
-const PAGE_SIZE = "20";
 const ID = "(?<id>[0-9a-f-]{36})";
 
 const NOTICES: Record<string, string> = {
   created: "Timer created. It is a draft: publish it to show it in emails and pages.",
+
   saved: "Changes saved.",
   published: "Published. Copy a snippet below into your email or page.",
   archived: "Archived: it no longer shows anywhere.",
@@ -47,70 +54,63 @@ const NOTICES: Record<string, string> = {
   deleted: "Timer deleted.",
 };
 
-function selectFilter(name: string, label: string, current: string, values: string[]) {
-  return html`<div><label for="f-${name}">${label}</label><select id="f-${name}" name="${name}"><option value="">Any</option>
-${values.map((v) => html`<option value="${v}"${v === current ? html` selected` : ""}>${v}</option>`)}</select></div>`;
+// Sandbox timers cannot be published (as in the API): their notices do not say to.
+const SANDBOX_NOTICES: Record<string, string> = {
+  ...NOTICES,
+  created:
+    "Timer created in Sandbox as a draft, to try things out: sandbox timers cannot be published. Build it in Production to use it in emails.",
+};
+
+const noticesOf = (ctx: PageContext) =>
+  ctx.environment === "production" ? NOTICES : SANDBOX_NOTICES;
+
+/** A builder that comes back with problems: what was typed, each problem by its field. */
+interface Refused {
+  /** What was typed; none when the refusal is not of the form (an action's). */
+  values?: TimerFormValues;
+  problems: FieldProblem[];
+  /** A problem no field shows (a changed revision...), said at the top only. */
+  message?: string;
+  status: number;
 }
 
-async function listPage(ctx: PageContext) {
-  const q = ctx.req.query;
-  const filters = {
-    name: q.get("name") ?? "",
-    type: q.get("type") ?? "",
-    status: q.get("status") ?? "",
-  };
-  const result = listOf<TimerView>(
-    await ctx.api({
-      method: "GET",
-      path: "/timers",
-      query: { ...filters, limit: PAGE_SIZE, cursor: q.get("cursor") ?? undefined },
-    }),
-  );
-  const keep = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== ""));
-  const rows = result.items.map(
-    (
-      t,
-    ) => html`<tr><td><a href="${ctx.envPath(`/timers/${t.id}`)}">${t.name}</a></td><td>${t.type}</td>
-<td><span class="badge ${t.status}">${t.status}</span></td><td class="opt">${when(t.created_at)}</td><td class="opt">${when(t.updated_at)}</td></tr>`,
-  );
-  const content = html`<div class="actions"><a class="button" href="${ctx.envPath("/timers/new")}">Build a timer</a></div>
-<form class="panel row" method="get" action="${ctx.envPath("/timers")}" role="search" aria-label="Find timers">
-<div><label for="f-name">Name contains</label><input id="f-name" name="name" type="search" value="${filters.name}" maxlength="200"></div>
-${selectFilter("type", "Type", filters.type, ["fixed", "duration", "recurring", "personalized"])}
-${selectFilter("status", "Status", filters.status, ["draft", "published", "archived"])}
-<div><button type="submit">Apply</button></div></form>
-<div class="table"><table><caption class="sr-only">Timers</caption><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="opt">Created</th><th scope="col" class="opt">Updated</th></tr></thead>
-<tbody>${rows.length ? rows : html`<tr><td colspan="5">No timers match. <a href="${ctx.envPath("/timers/new")}">Build one</a>.</td></tr>`}</tbody></table></div>
-<nav class="pager" aria-label="Pages">${q.get("cursor") ? html`<a href="${ctx.envPath(`/timers?${keep}`)}">First page</a>` : ""}
-${result.next ? html`<a href="${ctx.envPath(`/timers?${new URLSearchParams([...keep, ["cursor", result.next]])}`)}">Next page</a>` : ""}</nav>`;
-  return htmlResponse(
-    200,
-    page(ctx, { title: "Timers", section: "/timers", content, notice: noticeOf(ctx, NOTICES) }),
-  );
-}
-
-function builderPage(
-  ctx: PageContext,
-  values = defaultFormValues(ctx.now),
-  error?: string,
-  status = 200,
-) {
+function builderPage(ctx: PageContext, refused?: Refused) {
   const content = builderForm(ctx, {
-    values,
+    values: refused?.values ?? defaultFormValues(ctx.now),
     action: ctx.envPath("/timers"),
     submit: "Create timer",
     idempotencyKey: ctx.form.get("idempotency_key") ?? randomUUID(),
+    problems: refused?.problems,
+    zoneFromBrowser: !refused,
   });
   return htmlResponse(
-    status,
-    page(ctx, { title: "Build a timer", section: "/timers", content, error }),
+    refused?.status ?? 200,
+    page(ctx, {
+      title: "Build a timer",
+      section: "/timers",
+      content,
+      error: refused && summaryOf(refused, "created"),
+    }),
   );
 }
 
-/** The form's error as one sentence naming the field. */
-function problem(error: ApiError): string {
+/** The alert at the top of a refused form: what to check, each linked to its field. */
+function summaryOf(refused: Refused, done: "created" | "saved"): SafeHtml | string {
+  if (refused.message) return refused.message;
+  const links = refused.problems.map((p) => html`<a href="#${p.id}">${p.label}</a>`);
+  const list = links.flatMap((link, i) => (i === 0 ? [link] : [", ", link]));
+  return refused.problems.every((p) => p.warning)
+    ? html`Check before it is ${done}: ${list}. Tick “Create it anyway” to create it as it is.`
+    : html`The timer was not ${done}. Check: ${list}.`;
+}
+
+/** An API refusal as the form's problem, by its field when the builder shows that field. */
+function refusal(error: ApiError, values: TimerFormValues): Refused {
   const field = (error.details as { field?: string } | undefined)?.field;
-  return field && !error.message.includes(field) ? `${field}: ${error.message}` : error.message;
+  const problem = field ? formProblemOf(field, error.message) : null;
+  return problem
+    ? { values, problems: [problem], status: error.status }
+    : { values, problems: [], message: error.message, status: error.status };
 }
 
 async function loadView(ctx: PageContext, id: string): Promise<TimerView> {
@@ -121,7 +121,7 @@ async function timerPage(
   ctx: PageContext,
   id: string,
   deps: Parameters<PageRoute["handle"]>[2],
-  extra: { error?: string; status?: number } = {},
+  refused?: Refused,
 ) {
   const view = await loadView(ctx, id);
   const record = (await ctx.services.cache.getTimer(ctx.account.id, ctx.environment, id))!;
@@ -154,41 +154,79 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
       width: 600,
     });
     const size = pngSize(png);
-    const snippets = shareSnippets({ name: view.name, type: view.type, urls: view.urls, ...size });
+    const personal =
+      definition.type === "personalized"
+        ? {
+            source: definition.personalization.source,
+            signed: definition.personalization.require_signature,
+          }
+        : undefined;
+    const snippets = shareSnippets({
+      name: view.name,
+      type: view.type,
+      urls: view.urls,
+      ...size,
+      personal,
+    });
+    const secret = timerData(record).signing_secret;
+    const signed =
+      personal?.signed && secret
+        ? signedLinksPanel(ctx, {
+            urls: view.urls,
+            source: personal.source,
+            secret,
+            zone: definition.timezone,
+          })
+        : "";
     share = html`<h2>Share</h2>${snippets.map(
       (
         s,
       ) => html`<section class="panel snippet" aria-labelledby="${s.id}-title"><h3 id="${s.id}-title">${s.title}</h3><p class="hint">${s.hint}</p>
 <label class="sr-only" for="${s.id}">${s.title} code</label><textarea id="${s.id}" class="code" readonly rows="${Math.min(8, s.code.split("\n").length + 2)}">${s.code}</textarea>
-<button type="button" data-copy="${s.id}" hidden>Copy</button></section>`,
+<button type="button" data-copy="${s.id}" hidden>Copy</button></section>${s.id === "snippet-merge" ? signed : ""}`,
     )}`;
   }
-  const content = html`<p><span class="badge ${view.status}">${view.status}</span> ${view.type} · revision ${view.revision} · created ${when(view.created_at)}</p>
+  const zone = definition.timezone;
+  const content = html`<p><span class="badge ${view.status}">${view.status}</span> ${typeName(view.type)} · revision ${view.revision} · created ${zoneTime(view.created_at, zone)} · changed ${zoneTime(view.updated_at, zone)}</p>
+<p class="ends"><strong>Ends:</strong> ${endsCell(await timerNow(ctx, id), ctx.now)}</p>
 ${actions}${share}${await timerRulesSection(ctx, id)}
 <h2>Edit</h2>${builderForm(ctx, {
-    values: formValuesOf(definition as TimerDefinition, view.name, ctx.now),
+    // A refused edit shows what was typed, not the stored timer.
+    values: refused?.values ?? formValuesOf(definition as TimerDefinition, view.name, ctx.now),
     action: ctx.envPath(`/timers/${id}/edit`),
     submit: "Save changes",
     revision,
     typeFixed: true,
+    problems: refused?.problems,
   })}`;
   return htmlResponse(
-    extra.status ?? 200,
+    refused?.status ?? 200,
     page(ctx, {
       title: view.name,
       section: "/timers",
       content,
-      notice: noticeOf(ctx, NOTICES),
-      error: extra.error,
+      notice: noticeOf(ctx, noticesOf(ctx)),
+      error: refused && summaryOf(refused, "saved"),
     }),
   );
 }
 
-const ACTIONS = new Set(["publish", "pause", "resume", "extend", "reset", "archive", "restore"]);
+// The actions a timer's page posts: named, so that other forms under a timer (its webhook
+// rules) reach their own routes.
+const ACTION = "(?<action>publish|pause|resume|extend|reset|archive|restore|duplicate|delete)";
 
 /** Timers: list, builder, a timer's page with its actions, edits, share snippets, preview. */
 export const timerRoutes: readonly PageRoute[] = [
-  { method: "GET", pattern: /^\/timers$/, handle: listPage },
+  {
+    method: "GET",
+    pattern: /^\/timers$/,
+    handle: (ctx, _params, deps) => listPage(ctx, deps, noticesOf(ctx)),
+  },
+  {
+    method: "GET",
+    pattern: new RegExp(`^/timers/${ID}/thumbnail\\.png$`),
+    handle: (ctx, { id }, deps) => thumbnail(ctx, id!, deps),
+  },
   { method: "GET", pattern: /^\/timers\/new$/, handle: async (ctx) => builderPage(ctx) },
   {
     method: "GET",
@@ -200,6 +238,12 @@ export const timerRoutes: readonly PageRoute[] = [
     pattern: /^\/timers$/,
     async handle(ctx) {
       const values = readTimerForm(ctx.form, ctx.now);
+      // A blank name or a colour that is none stops it; a timer that would start ended asks.
+      const errors = formErrors(values);
+      const warnings = ctx.form.get("accept_ended") === "on" ? [] : endedWarnings(values, ctx.now);
+      if (errors.length > 0 || warnings.length > 0) {
+        return builderPage(ctx, { values, problems: [...errors, ...warnings], status: 422 });
+      }
       try {
         const created = dataOf<TimerView>(
           await ctx.api({
@@ -213,7 +257,7 @@ export const timerRoutes: readonly PageRoute[] = [
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500 || error.code === "not_found")
           throw error;
-        return builderPage(ctx, values, problem(error), error.status);
+        return builderPage(ctx, refusal(error, values));
       }
     },
   },
@@ -226,7 +270,12 @@ export const timerRoutes: readonly PageRoute[] = [
     method: "POST",
     pattern: new RegExp(`^/timers/${ID}/edit$`),
     async handle(ctx, { id }, deps) {
-      const { type, ...change } = timerBodyOf(readTimerForm(ctx.form, ctx.now));
+      const values = readTimerForm(ctx.form, ctx.now);
+      const errors = formErrors(values);
+      if (errors.length > 0) {
+        return timerPage(ctx, id!, deps, { values, problems: errors, status: 422 });
+      }
+      const { type, ...change } = timerBodyOf(values);
       void type;
       try {
         const record = await ctx.services.cache.getTimer(ctx.account.id, ctx.environment, id!);
@@ -240,14 +289,14 @@ export const timerRoutes: readonly PageRoute[] = [
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500 || error.code === "not_found")
           throw error;
-        return timerPage(ctx, id!, deps, { error: problem(error), status: error.status });
+        return timerPage(ctx, id!, deps, refusal(error, values));
       }
       return redirect(`${ctx.envPath(`/timers/${id}`)}?notice=saved`);
     },
   },
   {
     method: "POST",
-    pattern: new RegExp(`^/timers/${ID}/(?<action>[a-z]+)$`),
+    pattern: new RegExp(`^/timers/${ID}/${ACTION}$`),
     async handle(ctx, { id, action }, deps) {
       const revision = { "if-match": ctx.form.get("revision") ?? "" };
       try {
@@ -265,7 +314,6 @@ export const timerRoutes: readonly PageRoute[] = [
           await ctx.api({ method: "DELETE", path: `/timers/${id}`, headers: revision });
           return redirect(`${ctx.envPath("/timers")}?notice=deleted`);
         }
-        if (!ACTIONS.has(action!)) throw new ApiError("not_found", "there is no such action");
         const minutes = Number(ctx.form.get("minutes"));
         await ctx.api({
           method: "POST",
@@ -279,7 +327,11 @@ export const timerRoutes: readonly PageRoute[] = [
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500 || error.code === "not_found")
           throw error;
-        return timerPage(ctx, id!, deps, { error: problem(error), status: error.status });
+        return timerPage(ctx, id!, deps, {
+          problems: [],
+          message: error.message,
+          status: error.status,
+        });
       }
       const done = {
         publish: "published",

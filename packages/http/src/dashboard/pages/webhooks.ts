@@ -5,7 +5,8 @@ import type { PageContext } from "../context";
 import { html, type SafeHtml } from "../html";
 import { csrfField, page, when } from "../layout";
 import { htmlResponse, redirect } from "../responses";
-import { noticeOf, type PageRoute } from "./route";
+import { plural } from "../words";
+import { flashPanel, noticeOf, type PageRoute, redirectWithFlash } from "./route";
 
 interface Destination {
   id: string;
@@ -59,13 +60,65 @@ function secretPanel(title: string, secret: string): SafeHtml {
 <button type="button" data-copy="secret" hidden>Copy</button></div></section>`;
 }
 
-async function webhooksPage(
-  ctx: PageContext,
-  extra: { secret?: { title: string; value: string }; error?: string; status?: number } = {},
-) {
+/** How many timers a page looks through for the rules that send to a destination. */
+const RULE_SCAN_TIMERS = 100;
+
+/**
+ * How many rules send to each destination, from the rules of the account's timers (there is
+ * no listing by destination); `complete` is false when there were more timers than scanned.
+ */
+interface RuleCounts {
+  counts: Map<string, number>;
+  complete: boolean;
+}
+
+async function rulesByDestination(ctx: PageContext): Promise<RuleCounts> {
+  const timers = listOf<{ id: string }>(
+    await ctx.api({ method: "GET", path: "/timers", query: { limit: String(RULE_SCAN_TIMERS) } }),
+  );
+  const counts = new Map<string, number>();
+  for (const t of timers.items) {
+    const rules = listOf<Rule>(
+      await ctx.api({
+        method: "GET",
+        path: `/timers/${t.id}/webhook-rules`,
+        query: { limit: "100" },
+      }),
+    ).items;
+    for (const r of rules) counts.set(r.destination_id, (counts.get(r.destination_id) ?? 0) + 1);
+  }
+  return { counts, complete: timers.next === null };
+}
+
+/** Whether a destination receives nothing at all: no events of its own, and no rule. */
+function receivesNothing(d: Destination, rules: RuleCounts | null): boolean {
+  return d.events.length === 0 && rules !== null && rules.complete && !rules.counts.get(d.id);
+}
+
+/** What a destination receives, in words: its own events, rules, or (said plainly) nothing. */
+function receives(d: Destination, rules: RuleCounts | null): SafeHtml {
+  if (d.events.length) return html`${d.events.join(", ")}`;
+  const n = rules?.counts.get(d.id) ?? 0;
+  if (n > 0) return html`<span class="hint">only by rule (${plural(n, "rule")})</span>`;
+  if (receivesNothing(d, rules)) {
+    return html`<span class="hint">No events for every timer and no timer's rule sends to it: tick events for it, or add a rule on a timer's page.</span>`;
+  }
+  return html`<span class="hint">only by rule</span>`;
+}
+
+async function webhooksPage(ctx: PageContext, extra: { error?: string; status?: number } = {}) {
   const destinations = listOf<Destination>(
     await ctx.api({ method: "GET", path: "/webhook-destinations", query: { limit: "100" } }),
   ).items;
+  const rules = destinations.some((d) => d.events.length === 0)
+    ? await rulesByDestination(ctx)
+    : null;
+  const made = flashPanel(ctx, "destination", "rotated");
+  // A refused "add" keeps what was typed.
+  const typed =
+    ctx.req.method === "POST" && ctx.rest === "/webhooks/destinations"
+      ? ctx.form
+      : new URLSearchParams();
   const q = ctx.req.query;
   const status = q.get("status") ?? "";
   const deliveries = listOf<Delivery>(
@@ -82,7 +135,7 @@ async function webhooksPage(
     opts: { danger?: boolean; confirm?: string; body?: SafeHtml } = {},
   ) =>
     html`<form class="inline" method="post" action="${ctx.envPath(path)}"${opts.confirm ? html` data-confirm="${opts.confirm}"` : ""}>${csrfField(ctx)}${opts.body ?? ""}<button type="submit" class="${opts.danger ? "danger" : "secondary"}">${label}</button></form>`;
-  const content = html`${extra.secret ? secretPanel(extra.secret.title, extra.secret.value) : ""}
+  const content = html`${made ? secretPanel(made.kind === "rotated" ? "New signing secret" : "Destination added", made.secret ?? "") : ""}
 <h2>Destinations</h2>
 <div class="table"><table><caption class="sr-only">Webhook destinations</caption><thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col" class="opt">Events for every timer</th><th scope="col">Actions</th></tr></thead>
 <tbody>${
@@ -91,8 +144,8 @@ async function webhooksPage(
           (
             d,
           ) => html`<tr><td><code>${d.url}</code>${d.description ? html`<br><span class="hint">${d.description}</span>` : ""}</td>
-<td><span class="badge ${d.enabled ? "live" : "disabled"}">${d.enabled ? "enabled" : (d.disabled_reason ?? "disabled")}</span></td>
-<td class="opt">${d.events.length ? d.events.join(", ") : html`<span class="hint">only by rule</span>`}</td>
+<td><span class="badge ${d.enabled ? "live" : "disabled"}">${d.enabled ? "enabled" : (d.disabled_reason ?? "disabled")}</span>${receivesNothing(d, rules) ? html`<br><strong class="warn-text">Receives nothing</strong>` : ""}</td>
+<td class="opt">${receives(d, rules)}</td>
 <td><div class="actions">${post(`/webhooks/destinations/${d.id}/rotate`, "Rotate secret", { confirm: "Make a new signing secret? The old one keeps working for a while, so you can switch." })}
 ${post(`/webhooks/destinations/${d.id}/${d.enabled ? "disable" : "enable"}`, d.enabled ? "Disable" : "Enable")}
 ${post(`/webhooks/destinations/${d.id}/delete`, "Delete", {
@@ -105,10 +158,10 @@ ${post(`/webhooks/destinations/${d.id}/delete`, "Delete", {
   }</tbody></table></div>
 <h2>Add a destination</h2>
 <form class="panel" method="post" action="${ctx.envPath("/webhooks/destinations")}">${csrfField(ctx)}
-<label for="d-url">URL</label><input id="d-url" name="url" type="url" required placeholder="https://example.com/hooks/tminus">
-<label for="d-description">Description</label><input id="d-description" name="description" type="text" maxlength="200">
+<label for="d-url">URL</label><input id="d-url" name="url" type="url" required placeholder="https://example.com/hooks/tminus" value="${typed.get("url") ?? ""}">
+<label for="d-description">Description</label><input id="d-description" name="description" type="text" maxlength="200" value="${typed.get("description") ?? ""}">
 <fieldset><legend>Events for every timer (optional)</legend><p class="hint">Time-based events (ended, threshold) are set per timer, on the timer's page.</p>
-<div class="checks">${WEBHOOK_CHANGE_EVENTS.map((e) => html`<label class="check"><input type="checkbox" name="events" value="${e}"> ${e}</label>`)}</div></fieldset>
+<div class="checks">${WEBHOOK_CHANGE_EVENTS.map((e) => html`<label class="check"><input type="checkbox" name="events" value="${e}"${typed.getAll("events").includes(e) ? html` checked` : ""}> ${e}</label>`)}</div></fieldset>
 <button type="submit">Add destination</button></form>
 <h2>Deliveries</h2>
 <form class="row" method="get" action="${ctx.envPath("/webhooks")}"><div><label for="f-status">Status</label><select id="f-status" name="status"><option value="">Any</option>
@@ -121,7 +174,7 @@ ${["pending", "succeeded", "failed"].map((s) => html`<option value="${s}"${s ===
             d,
           ) => html`<tr><td>${d.event.type}<br><span class="hint">${when(d.event.occurred_at)}</span></td><td><span class="badge ${d.status}">${d.status}</span></td>
 <td class="opt"><code>${urlOf.get(d.destination_id) ?? d.destination_id}</code></td>
-<td><details><summary>${d.attempt_count} attempt(s)</summary><ul>${d.attempts.map(
+<td><details><summary>${plural(d.attempt_count, "attempt")}</summary><ul>${d.attempts.map(
             (a) =>
               html`<li>#${a.attempt} ${when(a.started_at)}: ${a.response_status ?? a.error ?? "no answer"} (${Math.round(a.duration_ms)} ms)</li>`,
           )}</ul>${d.next_retry_at ? html`<p class="hint">Next retry ${when(d.next_retry_at)}</p>` : ""}</details></td>
@@ -167,7 +220,10 @@ export async function timerRulesSection(ctx: PageContext, timerId: string): Prom
     await ctx.api({ method: "GET", path: "/webhook-destinations", query: { limit: "100" } }),
   ).items;
   const urlOf = new Map(destinations.map((d) => [d.id, d.url]));
-  return html`<h2>Webhook rules</h2>
+  const refused = flashPanel(ctx, "rule-refused");
+  const chosen = refused?.events?.split(",") ?? [];
+  return html`<h2 id="rules">Webhook rules</h2>
+${refused ? html`<p class="error" role="alert">The rule was not added: ${refused.message}</p>` : ""}
 <div class="table"><table><caption class="sr-only">Webhook rules of this timer</caption><thead><tr><th scope="col">Destination</th><th scope="col">Events</th><th scope="col">Action</th></tr></thead>
 <tbody>${
     rules.length
@@ -182,14 +238,14 @@ export async function timerRulesSection(ctx: PageContext, timerId: string): Prom
 ${
   destinations.length
     ? html`<form class="panel" method="post" action="${ctx.envPath(`/timers/${timerId}/rules`)}">${csrfField(ctx)}
-<label for="r-destination">Send to</label><select id="r-destination" name="destination_id">${destinations.map((d) => html`<option value="${d.id}">${d.url}</option>`)}</select>
+<label for="r-destination">Send to</label><select id="r-destination" name="destination_id">${destinations.map((d) => html`<option value="${d.id}"${d.id === refused?.destination_id ? html` selected` : ""}>${d.url}</option>`)}</select>
 <fieldset><legend>Events</legend><div class="checks">${WEBHOOK_EVENT_TYPES.filter(
         (e) => e !== "timer.created",
       ).map(
         (e) =>
-          html`<label class="check"><input type="checkbox" name="events" value="${e}"> ${e}</label>`,
+          html`<label class="check"><input type="checkbox" name="events" value="${e}"${chosen.includes(e) ? html` checked` : ""}> ${e}</label>`,
       )}</div></fieldset>
-<label for="r-offset">Minutes before the end (timer.threshold only)</label><input id="r-offset" name="offset_minutes" type="number" min="1">
+<label for="r-offset">Minutes before the end (timer.threshold only)</label><input id="r-offset" name="offset_minutes" type="number" min="1" value="${refused?.offset_minutes ?? ""}">
 <p><button type="submit">Add rule</button></p></form>`
     : html`<p class="hint">Add a destination on the <a href="${ctx.envPath("/webhooks")}">Webhooks</a> page first.</p>`
 }`;
@@ -216,8 +272,9 @@ export const webhookRoutes: readonly PageRoute[] = [
             },
           }),
         );
-        return webhooksPage(ctx, {
-          secret: { title: "Destination added", value: made.secret ?? "" },
+        return redirectWithFlash(ctx, ctx.envPath("/webhooks"), {
+          kind: "destination",
+          secret: made.secret ?? "",
         });
       }),
   },
@@ -231,8 +288,9 @@ export const webhookRoutes: readonly PageRoute[] = [
           const rotated = dataOf<Destination>(
             await ctx.api({ method: "POST", path: `/webhook-destinations/${id}/rotate-secret` }),
           );
-          return webhooksPage(ctx, {
-            secret: { title: "New signing secret", value: rotated.secret ?? "" },
+          return redirectWithFlash(ctx, ctx.envPath("/webhooks"), {
+            kind: "rotated",
+            secret: rotated.secret ?? "",
           });
         }
         await ctx.api({
@@ -272,15 +330,29 @@ export const webhookRoutes: readonly PageRoute[] = [
     owner: true,
     async handle(ctx, { id }) {
       const minutes = Number(ctx.form.get("offset_minutes"));
-      await ctx.api({
-        method: "POST",
-        path: `/timers/${id}/webhook-rules`,
-        body: {
+      const events = ctx.form.getAll("events");
+      try {
+        await ctx.api({
+          method: "POST",
+          path: `/timers/${id}/webhook-rules`,
+          body: {
+            destination_id: ctx.form.get("destination_id") ?? "",
+            events,
+            ...(minutes > 0 ? { offset_seconds: Math.round(minutes * 60) } : {}),
+          },
+        });
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status >= 500 || error.code === "not_found")
+          throw error;
+        // Back to the timer's page with the refusal and what was chosen (its own flash).
+        return redirectWithFlash(ctx, ctx.envPath(`/timers/${id}`), {
+          kind: "rule-refused",
+          message: error.message,
           destination_id: ctx.form.get("destination_id") ?? "",
-          events: ctx.form.getAll("events"),
-          ...(minutes > 0 ? { offset_seconds: Math.round(minutes * 60) } : {}),
-        },
-      });
+          events: events.join(","),
+          offset_minutes: ctx.form.get("offset_minutes") ?? "",
+        });
+      }
       return redirect(`${ctx.envPath(`/timers/${id}`)}?notice=saved`);
     },
   },
