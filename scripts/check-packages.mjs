@@ -1,8 +1,9 @@
 // Publish readiness, on the tarballs users would get: packs every package (`pnpm pack`), lints
 // each (publint --strict, arethetypeswrong), checks that its declarations mention only files
 // it ships and packages it declares, then installs the tarballs with plain npm into an empty
-// folder outside the workspace and uses them there: the API without @tminus/render, then a
-// GIF over node:http, the `tminus` bin, and a type check of every entry point.
+// folder outside the workspace and uses them there: an app on PostgreSQL with no native module
+// and without @tminus/render, then SQLite and a GIF over node:http, the `tminus` bin, and a
+// type check of every entry point.
 import { execFile, execFileSync } from "node:child_process";
 import {
   copyFileSync,
@@ -137,7 +138,12 @@ async function npmInstall(app, tarballs) {
     ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...tarballs],
     app,
   );
-  await provideSqliteBinary(app);
+}
+
+/** The better-sqlite3 the workspace built: its native module is copied rather than rebuilt. */
+function workspaceSqliteVersion() {
+  const fromStore = createRequire(join(root, "packages", "store", "package.json"));
+  return JSON.parse(readFileSync(fromStore.resolve("better-sqlite3/package.json"), "utf8")).version;
 }
 
 /**
@@ -160,6 +166,12 @@ async function provideSqliteBinary(app) {
   }
 }
 
+/** A driver range @tminus/store is developed against (an optional peer: users bring their own). */
+function storeDevVersion(name) {
+  const store = JSON.parse(readFileSync(join(root, "packages", "store", "package.json"), "utf8"));
+  return store.devDependencies[name];
+}
+
 /** The Fastify the workspace tests against (an optional peer: users bring their own). */
 function fastifyVersion() {
   const http = JSON.parse(readFileSync(join(root, "packages", "http", "package.json"), "utf8"));
@@ -177,15 +189,29 @@ async function installAndUse(app, byName) {
   }
   const need = (...names) => names.map((n) => byName.get(n));
 
-  step("npm install: the API alone (core, store, webhooks, http), without @tminus/render");
-  await npmInstall(app, need("@tminus/core", "@tminus/store", "@tminus/webhooks", "@tminus/http"));
-  if (existsSync(join(app, "node_modules", "@tminus", "render"))) {
-    problems.push("installing @tminus/http pulled in @tminus/render");
+  step("npm install: an app on PostgreSQL (core, store, webhooks, http and pg), no renderer");
+  await npmInstall(app, [
+    ...need("@tminus/core", "@tminus/store", "@tminus/webhooks", "@tminus/http"),
+    `pg@${storeDevVersion("pg")}`,
+  ]);
+  for (const absent of ["@tminus/render", "better-sqlite3"]) {
+    if (existsSync(join(app, "node_modules", absent))) {
+      problems.push(`the PostgreSQL-only install pulled in ${absent}`);
+    }
   }
-  console.log((await runAsync(process.execPath, ["api-only.mjs"], app)).trim());
+  if (!process.env.TMINUS_TEST_PG_URL) {
+    problems.push("TMINUS_TEST_PG_URL is not set: the PostgreSQL-only app needs a server");
+  } else {
+    console.log((await runAsync(process.execPath, ["postgres-only.mjs"], app)).trim());
+  }
 
-  step("npm install: @tminus/render, the tminus CLI, and Fastify for @tminus/http/fastify");
-  await npmInstall(app, [...need("@tminus/render", "tminus"), `fastify@${fastifyVersion()}`]);
+  step("npm install: SQLite, @tminus/render, the tminus CLI, and Fastify for @tminus/http/fastify");
+  await npmInstall(app, [
+    ...need("@tminus/render", "tminus"),
+    `better-sqlite3@${workspaceSqliteVersion()}`,
+    `fastify@${fastifyVersion()}`,
+  ]);
+  await provideSqliteBinary(app);
   console.log((await runAsync(process.execPath, ["full.mjs"], app)).trim());
 
   const tminus = join(app, "node_modules", ".bin", "tminus");

@@ -1,16 +1,15 @@
 import { mkdirSync, type Stats, statSync } from "node:fs";
 import { dirname } from "node:path";
+import type { Store } from "@tminus/store";
 import {
-  MIGRATIONS,
   migratePostgres,
   type PgPool,
   POSTGRES_MIGRATIONS,
   PostgresStoreError,
   postgresSchemaVersion,
   postgresStore,
-  type Store,
-  sqliteStore,
-} from "@tminus/store";
+} from "@tminus/store/postgres";
+import { MIGRATIONS, sqliteStore } from "@tminus/store/sqlite";
 import { CliError } from "./errors";
 import { userPath } from "./paths";
 

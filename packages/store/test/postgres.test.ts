@@ -10,7 +10,7 @@ import {
   PostgresStoreError,
   postgresSchemaVersion,
   postgresStore,
-} from "../src";
+} from "../src/postgres";
 import { createTestDatabase, pgServerReason } from "./_postgres";
 import { deliverThenPurge } from "./_purge-scenario";
 import { runStoreSuite } from "./store-suite";

@@ -1,6 +1,6 @@
 // tminus under /countdown in a Next.js App Router app: one catch-all route handler.
 import { createHandler } from "@tminus/http";
-import { sqliteStore } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 
 // SQLite and the render threads need Node, and every answer is live (never prerendered).
 export const runtime = "nodejs";
