@@ -21,6 +21,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
+import { npmInstall, provideSqliteBinary, workspaceSqliteVersion } from "./install-app.mjs";
 import { packPackages, root } from "./pack-packages.mjs";
 
 const bin = (name) => join(root, "node_modules", ".bin", name);
@@ -129,40 +130,6 @@ function checkDeclarations(dir, pkg) {
           problems.push(`${where} names ${name}, which ${pkg.name} does not declare`);
       }
     }
-  }
-}
-
-async function npmInstall(app, tarballs) {
-  await runAsync(
-    "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...tarballs],
-    app,
-  );
-}
-
-/** The better-sqlite3 the workspace built: its native module is copied rather than rebuilt. */
-function workspaceSqliteVersion() {
-  const fromStore = createRequire(join(root, "packages", "store", "package.json"));
-  return JSON.parse(readFileSync(fromStore.resolve("better-sqlite3/package.json"), "utf8")).version;
-}
-
-/**
- * Install scripts are skipped above (npm 11 runs a dependency's only once approved, and this
- * machine may not reach GitHub, where better-sqlite3's prebuilt binaries live). Its native
- * module is copied from the workspace when the versions match, else built here.
- */
-async function provideSqliteBinary(app) {
-  const target = join(app, "node_modules", "better-sqlite3");
-  const binary = join("build", "Release", "better_sqlite3.node");
-  if (existsSync(join(target, binary))) return;
-  const fromStore = createRequire(join(root, "packages", "store", "package.json"));
-  const ours = dirname(realpathSync(fromStore.resolve("better-sqlite3/package.json")));
-  const version = (dir) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
-  if (version(ours) === version(target) && existsSync(join(ours, binary))) {
-    mkdirSync(join(target, "build", "Release"), { recursive: true });
-    copyFileSync(join(ours, binary), join(target, binary));
-  } else {
-    await runAsync("npm", ["rebuild", "better-sqlite3"], app);
   }
 }
 
