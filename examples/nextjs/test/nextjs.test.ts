@@ -3,13 +3,14 @@
 // then `next start`, driven over real HTTP. Next's own server passes route handlers a request
 // URL on `localhost`; the tests check that absolute URLs follow the Host the client asked for.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import omggif from "omggif";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { driveMountedApp, issueProductionKey } from "../../_harness/mounted";
 
@@ -17,6 +18,25 @@ const example = fileURLToPath(new URL("..", import.meta.url));
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const HANDLER = Symbol.for("tminus.nextjs.handler");
+
+/** A route that renders a GIF through @tminus/render loaded with `require` (its CJS build). */
+const CJS_ROUTE = `import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export async function GET() {
+  const { createRenderPool } = require("@tminus/render");
+  const pool = createRenderPool({ threads: 1 });
+  try {
+    const gif = await pool.renderGif({ remainingSeconds: 90, frames: 2 });
+    return new Response(gif, { headers: { "content-type": "image/gif" } });
+  } finally {
+    await pool.close();
+  }
+}
+`;
 
 let dir = "";
 let app = "";
@@ -89,6 +109,10 @@ beforeAll(async () => {
   for (const name of ["app", "next.config.mjs", "package.json"]) {
     cpSync(join(example, name), join(app, name), { recursive: true });
   }
+  // Beside the example's route, one that loads the CommonJS build (require): both builds
+  // must pass Next's file tracing, and the CJS one must start its render thread.
+  mkdirSync(join(app, "app", "cjs-render"));
+  writeFileSync(join(app, "app", "cjs-render", "route.js"), CJS_ROUTE);
   const packed = join(dir, "packed");
   execFileSync(process.execPath, [join(root, "scripts", "pack-packages.mjs"), packed], {
     stdio: ["ignore", "ignore", "inherit"],
@@ -177,6 +201,14 @@ describe("examples/nextjs: the App Router catch-all route, built and started by 
     expect(script.text).toContain(`var ORIGIN = ${JSON.stringify(`http://${host}`)};`);
     expect(script.text).toContain(`var BASE = ${JSON.stringify(`http://${host}/countdown/t/`)};`);
     expect(script.text).not.toContain("localhost");
+  });
+
+  it("the CommonJS build of @tminus/render renders on a thread under Next too", async () => {
+    const res = await fetch(`${origin}/cjs-render`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/gif");
+    const reader = new omggif.GifReader(new Uint8Array(await res.arrayBuffer()));
+    expect([reader.width, reader.numFrames()]).toEqual([600, 2]);
   });
 
   it("HEAD and OPTIONS reach the handler, not Next's 405", async () => {
