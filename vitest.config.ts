@@ -10,6 +10,9 @@ export default defineConfig({
     alias: {
       "@tminus/core": src("./packages/core/src/index.ts"),
       "@tminus/store/test-suite": src("./packages/store/test/store-suite.ts"),
+      "@tminus/store/sqlite": src("./packages/store/src/sqlite/index.ts"),
+      "@tminus/store/postgres": src("./packages/store/src/postgres/index.ts"),
+      "@tminus/store/copy": src("./packages/store/src/copy/index.ts"),
       "@tminus/store": src("./packages/store/src/index.ts"),
       "@tminus/http": src("./packages/http/src/index.ts"),
       "@tminus/render": src("./packages/render/src/index.ts"),

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { POSTGRES_MIGRATIONS } from "../packages/store/dist/index.js";
+import { POSTGRES_MIGRATIONS } from "../packages/store/dist/postgres.js";
 
 const { values } = parseArgs({
   options: {

@@ -40,7 +40,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import autocannon from "autocannon";
 import { createAdmin, createHandler, resolveConfig } from "../packages/http/dist/index.js";
-import { postgresStore } from "../packages/store/dist/index.js";
+import { postgresStore } from "../packages/store/dist/postgres.js";
 
 const { values } = parseArgs({
   options: {

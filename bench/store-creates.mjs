@@ -11,7 +11,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { postgresStore, sqliteStore } from "../packages/store/dist/index.js";
+import { postgresStore } from "../packages/store/dist/postgres.js";
+import { sqliteStore } from "../packages/store/dist/sqlite.js";
 
 const { values } = parseArgs({
   options: {

@@ -1,8 +1,9 @@
 // Publish readiness, on the tarballs users would get: packs every package (`pnpm pack`), lints
 // each (publint --strict, arethetypeswrong), checks that its declarations mention only files
 // it ships and packages it declares, then installs the tarballs with plain npm into an empty
-// folder outside the workspace and uses them there: the API without @tminus/render, then a
-// GIF over node:http, the `tminus` bin, and a type check of every entry point.
+// folder outside the workspace and uses them there: an app on PostgreSQL with no native module
+// and without @tminus/render, then SQLite and a GIF over node:http, the `tminus` bin, and a
+// type check of every entry point.
 import { execFile, execFileSync } from "node:child_process";
 import {
   copyFileSync,
@@ -11,15 +12,14 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
+import { npmInstall, provideSqliteBinary, workspaceSqliteVersion } from "./install-app.mjs";
 import { packPackages, root } from "./pack-packages.mjs";
 
 const bin = (name) => join(root, "node_modules", ".bin", name);
@@ -131,33 +131,10 @@ function checkDeclarations(dir, pkg) {
   }
 }
 
-async function npmInstall(app, tarballs) {
-  await runAsync(
-    "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...tarballs],
-    app,
-  );
-  await provideSqliteBinary(app);
-}
-
-/**
- * Install scripts are skipped above (npm 11 runs a dependency's only once approved, and this
- * machine may not reach GitHub, where better-sqlite3's prebuilt binaries live). Its native
- * module is copied from the workspace when the versions match, else built here.
- */
-async function provideSqliteBinary(app) {
-  const target = join(app, "node_modules", "better-sqlite3");
-  const binary = join("build", "Release", "better_sqlite3.node");
-  if (existsSync(join(target, binary))) return;
-  const fromStore = createRequire(join(root, "packages", "store", "package.json"));
-  const ours = dirname(realpathSync(fromStore.resolve("better-sqlite3/package.json")));
-  const version = (dir) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
-  if (version(ours) === version(target) && existsSync(join(ours, binary))) {
-    mkdirSync(join(target, "build", "Release"), { recursive: true });
-    copyFileSync(join(ours, binary), join(target, binary));
-  } else {
-    await runAsync("npm", ["rebuild", "better-sqlite3"], app);
-  }
+/** A driver range @tminus/store is developed against (an optional peer: users bring their own). */
+function storeDevVersion(name) {
+  const store = JSON.parse(readFileSync(join(root, "packages", "store", "package.json"), "utf8"));
+  return store.devDependencies[name];
 }
 
 /** The Fastify the workspace tests against (an optional peer: users bring their own). */
@@ -177,15 +154,29 @@ async function installAndUse(app, byName) {
   }
   const need = (...names) => names.map((n) => byName.get(n));
 
-  step("npm install: the API alone (core, store, webhooks, http), without @tminus/render");
-  await npmInstall(app, need("@tminus/core", "@tminus/store", "@tminus/webhooks", "@tminus/http"));
-  if (existsSync(join(app, "node_modules", "@tminus", "render"))) {
-    problems.push("installing @tminus/http pulled in @tminus/render");
+  step("npm install: an app on PostgreSQL (core, store, webhooks, http and pg), no renderer");
+  await npmInstall(app, [
+    ...need("@tminus/core", "@tminus/store", "@tminus/webhooks", "@tminus/http"),
+    `pg@${storeDevVersion("pg")}`,
+  ]);
+  for (const absent of ["@tminus/render", "better-sqlite3"]) {
+    if (existsSync(join(app, "node_modules", absent))) {
+      problems.push(`the PostgreSQL-only install pulled in ${absent}`);
+    }
   }
-  console.log((await runAsync(process.execPath, ["api-only.mjs"], app)).trim());
+  if (!process.env.TMINUS_TEST_PG_URL) {
+    problems.push("TMINUS_TEST_PG_URL is not set: the PostgreSQL-only app needs a server");
+  } else {
+    console.log((await runAsync(process.execPath, ["postgres-only.mjs"], app)).trim());
+  }
 
-  step("npm install: @tminus/render, the tminus CLI, and Fastify for @tminus/http/fastify");
-  await npmInstall(app, [...need("@tminus/render", "tminus"), `fastify@${fastifyVersion()}`]);
+  step("npm install: SQLite, @tminus/render, the tminus CLI, and Fastify for @tminus/http/fastify");
+  await npmInstall(app, [
+    ...need("@tminus/render", "tminus"),
+    `better-sqlite3@${workspaceSqliteVersion()}`,
+    `fastify@${fastifyVersion()}`,
+  ]);
+  await provideSqliteBinary(app);
   console.log((await runAsync(process.execPath, ["full.mjs"], app)).trim());
 
   const tminus = join(app, "node_modules", ".bin", "tminus");

@@ -1,6 +1,6 @@
 // An existing Express app that mounts the tminus API under /countdown.
 import { createHandler, createNodeListener } from "@tminus/http";
-import { sqliteStore } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 import express from "express";
 
 /**

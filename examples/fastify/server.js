@@ -1,7 +1,7 @@
 // tminus under /countdown in a Fastify 5 app that parses JSON for its own routes.
 import { createHandler } from "@tminus/http";
 import { tminusFastify } from "@tminus/http/fastify";
-import { sqliteStore } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 import Fastify from "fastify";
 
 const store = sqliteStore({ path: process.env.TMINUS_DB ?? "tminus-example.db" });

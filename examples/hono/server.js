@@ -1,7 +1,7 @@
 // tminus under /countdown in a Hono app on Node (@hono/node-server).
 import { serve } from "@hono/node-server";
 import { createHandler } from "@tminus/http";
-import { sqliteStore } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 import { Hono } from "hono";
 
 const store = sqliteStore({ path: process.env.TMINUS_DB ?? "tminus-example.db" });

@@ -1,7 +1,7 @@
 // tminus under /countdown on a plain node:http server, next to the app's own routes.
 import { createServer } from "node:http";
 import { createHandler, createNodeListener, handleClientError } from "@tminus/http";
-import { sqliteStore } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 
 const store = sqliteStore({ path: process.env.TMINUS_DB ?? "tminus-example.db" });
 // node:http passes the full path: basePath says where the handler is mounted.

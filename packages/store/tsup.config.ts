@@ -4,8 +4,20 @@ import { libraryBuild } from "../../tsup.base";
 // Two builds into one dist/ (the build script empties it first): neither may clean it.
 export default defineConfig([
   libraryBuild({
+    // The contract, and each adapter as an entry of its own, so an application loads only the
+    // driver it uses. One build with shared chunks (CommonJS too): StoreError and the rest of
+    // the contract are one class in every entry, so `instanceof` holds across them.
+    entry: {
+      index: "src/index.ts",
+      sqlite: "src/sqlite/index.ts",
+      postgres: "src/postgres/index.ts",
+      // `tminus copy`/`backup`/`restore`: both adapters' tables, for the CLI; an entry of its own
+      // so the main entry never loads a driver.
+      copy: "src/copy/index.ts",
+    },
+    splitting: true,
     clean: false,
-    // `import.meta.url` in the CJS build: postgres/pool.ts resolves the optional `pg` from it.
+    // `import.meta.url` in the CJS build: the adapters resolve their optional driver from it.
     shims: true,
   }),
   libraryBuild({

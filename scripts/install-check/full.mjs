@@ -5,7 +5,7 @@ import { createServer } from "node:http";
 import { createAdmin, createHandler, createNodeListener } from "@tminus/http";
 import { tminusFastify } from "@tminus/http/fastify";
 import { renderGif } from "@tminus/render";
-import { sqliteStore } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 import Fastify from "fastify";
 
 /** Width, height and frame count of a GIF, read from its bytes. */

@@ -4,8 +4,9 @@ import { computeStatus } from "@tminus/core";
 import { createHandler, type TminusHandler } from "@tminus/http";
 import { type TminusFastifyOptions, tminusFastify } from "@tminus/http/fastify";
 import { renderGif } from "@tminus/render";
-import { type Store, sqliteStore } from "@tminus/store";
+import type { Store } from "@tminus/store";
 import { runStoreSuite } from "@tminus/store/conformance";
+import { sqliteStore } from "@tminus/store/sqlite";
 import { createWebhookWorker } from "@tminus/webhooks";
 import { startServer } from "tminus";
 

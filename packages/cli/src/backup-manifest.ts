@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import type { TableSummary } from "@tminus/store";
+import type { TableSummary } from "@tminus/store/copy";
 import { CliError } from "./errors";
 
 /**

@@ -3,7 +3,7 @@ import {
   CopyError,
   postgresCopyEndpoint,
   sqliteCopyEndpoint,
-} from "@tminus/store";
+} from "@tminus/store/copy";
 import {
   createPool,
   type DatabaseTarget,

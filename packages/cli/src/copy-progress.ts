@@ -1,7 +1,7 @@
 // What `tminus copy` shows while it runs: on a terminal one bar redrawn in place (at most ten
 // times a second); elsewhere (a log, a pipe) a plain line when a table is done and at most one
 // every five seconds in between, so an unattended copy of a big database still shows it moves.
-import type { CopyProgressEvent } from "@tminus/store";
+import type { CopyProgressEvent } from "@tminus/store/copy";
 import type { ProgressStream } from "./batch/progress";
 
 /** Receives the copy's events; `finish` leaves the cursor on a fresh line. */

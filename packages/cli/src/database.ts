@@ -1,16 +1,16 @@
-import { mkdirSync, type Stats, statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { dirname } from "node:path";
+import type { Store } from "@tminus/store";
 import {
-  MIGRATIONS,
   migratePostgres,
   type PgPool,
   POSTGRES_MIGRATIONS,
   PostgresStoreError,
   postgresSchemaVersion,
   postgresStore,
-  type Store,
-  sqliteStore,
-} from "@tminus/store";
+} from "@tminus/store/postgres";
+import { MIGRATIONS, sqliteSchemaVersion, sqliteStore } from "@tminus/store/sqlite";
+import { makeFolder, rememberNewDatabase } from "./created";
 import { CliError } from "./errors";
 import { userPath } from "./paths";
 
@@ -124,7 +124,9 @@ export async function openDatabase(
       );
     }
     try {
-      mkdirSync(dirname(target.path), { recursive: true });
+      // Remembered, so a command that then fails leaves no database behind (see created.ts).
+      makeFolder(dirname(target.path));
+      if (!found) rememberNewDatabase(target.path);
       return { store: sqliteStore({ path: target.path, migrate }), label: target.path };
     } catch (error) {
       // The store's own wording speaks to library users; say what to run instead.
@@ -172,10 +174,13 @@ export interface MigrateResult {
  */
 export async function migrateDatabase(target: DatabaseTarget): Promise<MigrateResult> {
   if (target.kind === "sqlite") {
+    const from = await sqliteVersionOrNull(target.path);
     const { store, label } = await openDatabase(target, { migrate: true });
     await store.close();
     const to = MIGRATIONS.at(-1)?.version ?? 0;
-    return { label, kind: "sqlite", from: null, to, applied: [] };
+    // Opening migrated it: what it applied is every version above the one it had.
+    const applied = MIGRATIONS.map((m) => m.version).filter((v) => v > (from ?? 0));
+    return { label, kind: "sqlite", from, to, applied };
   }
   const pool = await createPool(target, { role: "tminus migrate", poolSize: 1 });
   try {
@@ -296,6 +301,24 @@ function statOrNull(path: string): Stats | null {
     return statSync(path);
   } catch {
     return null;
+  }
+}
+
+/**
+ * The schema version of an existing SQLite file (read only), null when there is none yet.
+ * better-sqlite3 is loaded here, not on start: a CLI on PostgreSQL never loads it.
+ */
+async function sqliteVersionOrNull(path: string): Promise<number | null> {
+  if (!statOrNull(path)?.isFile()) return null;
+  const { default: Database } = await import("better-sqlite3");
+  let db: InstanceType<typeof Database> | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    return sqliteSchemaVersion(db);
+  } catch {
+    return null; // not a database tminus can read: opening it below says why
+  } finally {
+    db?.close();
   }
 }
 

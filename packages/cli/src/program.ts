@@ -14,7 +14,11 @@ export function createProgram(): Command {
   const program = new Command()
     .name("tminus")
     .description("tminus: the embeddable countdown-timer service")
-    .version("0.1.0");
+    .version("0.1.0")
+    // Parser errors (unknown or missing flags) are thrown, not printed: cli.ts prints them as
+    // one `tminus:` line like every other error. Commands added below inherit both settings.
+    .exitOverride()
+    .configureOutput({ outputError: () => {} });
   registerServe(program);
   registerWorker(program);
   registerMigrate(program);

@@ -1,4 +1,4 @@
-import type { TableComparison, TableSummary } from "@tminus/store";
+import type { TableComparison, TableSummary } from "@tminus/store/copy";
 
 /**
  * The verification table `copy` and `restore` print: each table's rows on both sides and its

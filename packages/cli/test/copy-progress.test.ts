@@ -1,5 +1,5 @@
 // `tminus copy`'s progress: a bar redrawn in place on a terminal, plain lines elsewhere.
-import type { CopyProgressEvent } from "@tminus/store";
+import type { CopyProgressEvent } from "@tminus/store/copy";
 import { describe, expect, it } from "vitest";
 import { copyBar, createCopyProgress } from "../src/copy-progress";
 

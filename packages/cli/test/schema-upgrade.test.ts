@@ -12,14 +12,13 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
   COPY_TABLES,
-  MIGRATIONS,
-  migratePostgres,
-  POSTGRES_MIGRATIONS,
   postgresCopyEndpoint,
   sqliteCopyEndpoint,
   summarizeTables,
   type TableSummary,
-} from "../../store/src";
+} from "../../store/src/copy";
+import { migratePostgres, POSTGRES_MIGRATIONS } from "../../store/src/postgres";
+import { MIGRATIONS } from "../../store/src/sqlite";
 import { openDatabase } from "../../store/src/sqlite/database";
 import { migrate as migrateSqlite } from "../../store/src/sqlite/migrate";
 import { type Filled, fillThroughApi, targetAt } from "./_fill";

@@ -7,7 +7,7 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { sqliteStore } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));

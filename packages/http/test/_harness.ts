@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { postgresStore, type Store, sqliteStore } from "@tminus/store";
+import type { Store } from "@tminus/store";
+import { postgresStore } from "@tminus/store/postgres";
+import { sqliteStore } from "@tminus/store/sqlite";
 import { createTestDatabase, pgServerReason } from "../../store/test/_postgres";
 import {
   createAdmin,

@@ -120,7 +120,7 @@ describe("requests Node's parser refuses (spec: every error has the envelope)", 
 describe("a client that goes away mid-body", () => {
   it("is not reported as an internal error", async () => {
     const { createServer } = await import("node:http");
-    const { sqliteStore } = await import("@tminus/store");
+    const { sqliteStore } = await import("@tminus/store/sqlite");
     const { createAdmin, createHandler, createNodeListener } = await import("../src/index");
     const { mkdtempSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");

@@ -222,7 +222,7 @@ describe("dashboard sessions, CSRF and roles", () => {
 
 describe("dashboard placement", () => {
   it("can be turned off or moved, and follows the handler's basePath", async () => {
-    const { sqliteStore } = await import("@tminus/store");
+    const { sqliteStore } = await import("@tminus/store/sqlite");
     const store = sqliteStore({ path: ":memory:" });
     try {
       const off = createHandler({

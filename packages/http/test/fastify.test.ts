@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Store, sqliteStore } from "@tminus/store";
+import type { Store } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tminusFastify } from "../src/fastify";

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sqliteStore } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdmin, createHandler, type IssuedApiKey, type TminusHandler } from "../src/index";
 

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sqliteStore } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAdmin, createHandler, createHousekeepingJob, resolveConfig } from "../src/index";
 

@@ -6,7 +6,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Store, sqliteStore } from "@tminus/store";
+import type { Store } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

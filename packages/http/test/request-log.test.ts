@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sqliteStore } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAdmin, createHandler } from "../src/index";
 import {

@@ -5,7 +5,8 @@
 // it refuses at once (RenderError "queue_full"), which a server answers with 503
 // and Retry-After instead of letting work pile up in memory.
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import { Worker, type WorkerOptions } from "node:worker_threads";
+import { startDefaultWorker } from "./default-worker";
 import { RenderError } from "./errors";
 import type { ImageCacheStats, ImageRendererOptions } from "./image";
 import { type ImageInput, resolveInput } from "./options";
@@ -50,8 +51,8 @@ export interface RenderPoolOptions {
   /** V8 heap limit of each thread in MB (`resourceLimits.maxOldGenerationSizeMb`). Default: Node's. */
   maxHeapMb?: number;
   /**
-   * The worker script. Default: `worker.js` (ESM) or `worker.cjs` (CommonJS) next to
-   * this module in dist/, found from the sources too (tests) once built. Set it
+   * The worker script. Default: `worker.js` next to this module in dist/ (an ES module,
+   * for the CommonJS build too), found from the sources too (tests) once built. Set it
    * when a bundler moved the package's files.
    */
   workerScript?: string | URL;
@@ -120,12 +121,15 @@ interface Thread {
   pending: Map<number, Pending>;
 }
 
-/** Where the built worker script is, seen from this module (dist/ or src/). */
-function defaultWorkerScript(): URL {
-  const here = import.meta.url;
-  // From the sources (tests): the built script, since Node cannot run TypeScript threads.
-  if (here.endsWith(".ts")) return new URL("../dist/worker.js", here);
-  return new URL(here.endsWith(".cjs") ? "./worker.cjs" : "./worker.js", here);
+/**
+ * Starts one render thread: the package's own script (see default-worker.ts), or a caller's.
+ * A caller's is started through `Reflect.construct`, which bundlers' file tracers do not
+ * follow: `new Worker(x)` with an `x` they cannot evaluate is taken as "any file next to this
+ * module", type declarations included, and fails a Next.js build (the caller ships that file).
+ */
+function startWorker(script: string | URL | undefined, options: WorkerOptions): Worker {
+  if (script === undefined) return startDefaultWorker(options);
+  return Reflect.construct(Worker, [script, options]) as Worker;
 }
 
 /**
@@ -153,7 +157,6 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   if (!Number.isInteger(maxQueue) || maxQueue < 0)
     throw new RenderError("validation_error", "maxQueue must be an integer, 0 or more", "maxQueue");
   const retryAfterSeconds = options.retryAfterSeconds ?? 1;
-  const script = options.workerScript ?? defaultWorkerScript();
   const threadOptions: RenderThreadOptions = {
     cache: options.cache ?? {},
     warm: options.warm ?? true,
@@ -173,7 +176,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const readiness: Array<Promise<void>> = [];
 
   function start(): Thread {
-    const worker = new Worker(script, {
+    const worker = startWorker(options.workerScript, {
       name: "tminus-render",
       workerData: threadOptions,
       execArgv: threadExecArgv(process.execArgv),

@@ -1,6 +1,6 @@
 // A render pool's thread (see pool.ts): one image renderer with its own caches,
 // rendering what the pool sends, one job at a time, off the caller's event loop.
-// Built as dist/worker.js and dist/worker.cjs; never imported by the package.
+// Built as dist/worker.js (an ES module, for both builds); never imported by the package.
 import { getPriority, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { RenderError } from "./errors";

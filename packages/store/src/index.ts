@@ -1,33 +1,10 @@
 /**
- * @tminus/store: the async persistence contract of tminus (`Store`), its SQLite and PostgreSQL
- * adapters and, in `test/store-suite.ts` (`@tminus/store/conformance`), the conformance suite
- * every adapter passes.
+ * @tminus/store: the async persistence contract of tminus (`Store`). The adapters are entries
+ * of their own, so an application loads (and installs) only the driver it uses:
+ * `@tminus/store/sqlite` (better-sqlite3) and `@tminus/store/postgres` (pg), both optional
+ * peers. `test/store-suite.ts` ships as `@tminus/store/conformance`, the suite every adapter
+ * passes. `@tminus/store/copy` holds what `tminus copy`, `backup` and `restore` use.
  */
 
 export * from "./contract";
-export * from "./copy";
 export { uuidv7, uuidv7Time } from "./ids";
-export {
-  assertPostgresSchema,
-  migratePostgres,
-  type PgPool,
-  type PgPoolClient,
-  type PgPoolConfig,
-  type PgQueryResult,
-  POSTGRES_MIGRATIONS,
-  type PostgresStore,
-  PostgresStoreError,
-  type PostgresStoreErrorCode,
-  type PostgresStoreOptions,
-  postgresSchemaVersion,
-  postgresStore,
-} from "./postgres";
-export {
-  MIGRATIONS,
-  type Migration,
-  type SqliteDatabase,
-  type SqliteStatement,
-  type SqliteStoreOptions,
-  type SqliteTransaction,
-  sqliteStore,
-} from "./sqlite";

@@ -16,7 +16,7 @@ import {
   sqliteCopyEndpoint,
   summarizeTables,
   UNCOPIED_TABLES,
-} from "../src";
+} from "../src/copy";
 import { createTableDigest } from "../src/copy/rows";
 import { createTestDatabase, pgServerReason } from "./_postgres";
 

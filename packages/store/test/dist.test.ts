@@ -37,8 +37,18 @@ async function node(format: "esm" | "cjs", load: string, body: string, cwd = roo
 }
 
 const LOAD = {
-  esm: 'import { postgresStore, sqliteStore } from "./dist/index.js";',
-  cjs: 'const { postgresStore, sqliteStore } = require("./dist/index.cjs");',
+  esm: 'import { postgresStore } from "./dist/postgres.js";',
+  cjs: 'const { postgresStore } = require("./dist/postgres.cjs");',
+};
+
+/** The adapters and the contract's error class, each from its own entry of the package. */
+const FROM_PACKAGE = {
+  esm: `import { StoreError } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
+import { postgresStore } from "@tminus/store/postgres";`,
+  cjs: `const { StoreError } = require("@tminus/store");
+const { sqliteStore } = require("@tminus/store/sqlite");
+const { postgresStore } = require("@tminus/store/postgres");`,
 };
 
 const missing = await pgServerReason();
@@ -65,46 +75,88 @@ describe("the built package", () => {
     }
   });
 
+  /** An application with @tminus/store installed and, of its optional peers, only `peers`. */
+  async function appWith(peers: string[]): Promise<string> {
+    const app = await mkdtemp(join(tmpdir(), "tminus-store-app-"));
+    const pkg = join(app, "node_modules", "@tminus", "store");
+    await mkdir(pkg, { recursive: true });
+    await cp(join(root, "dist"), join(pkg, "dist"), { recursive: true });
+    await cp(join(root, "package.json"), join(pkg, "package.json"));
+    for (const peer of peers) {
+      await symlink(
+        await realpath(join(root, "node_modules", peer)),
+        join(app, "node_modules", peer),
+      );
+    }
+    await writeFile(join(app, "package.json"), '{ "name": "app", "private": true }');
+    return app;
+  }
+
   describe("without pg installed", () => {
-    // An application that installed @tminus/store (and its dependency better-sqlite3) but not
-    // the optional peer pg.
+    // An application that installed @tminus/store and better-sqlite3 but not pg.
     let app: string;
     beforeAll(async () => {
-      app = await mkdtemp(join(tmpdir(), "tminus-no-pg-"));
-      const pkg = join(app, "node_modules", "@tminus", "store");
-      await mkdir(pkg, { recursive: true });
-      await cp(join(root, "dist"), join(pkg, "dist"), { recursive: true });
-      await cp(join(root, "package.json"), join(pkg, "package.json"));
-      await symlink(
-        await realpath(join(root, "node_modules", "better-sqlite3")),
-        join(app, "node_modules", "better-sqlite3"),
-      );
-      await writeFile(join(app, "package.json"), '{ "name": "app", "private": true }');
+      app = await appWith(["better-sqlite3"]);
     });
     afterAll(async () => {
       await rm(app, { recursive: true, force: true });
     });
 
-    const load = {
-      esm: 'import { postgresStore, sqliteStore } from "@tminus/store";',
-      cjs: 'const { postgresStore, sqliteStore } = require("@tminus/store");',
-    };
     const tryPostgres = `
 let error;
 try { postgresStore({ connectionString: "postgres://127.0.0.1:1/none" }); } catch (e) { error = e; }
 const sqlite = await (async () => { ${exercise('sqliteStore({ path: ":memory:" })').replace("process.stdout.write", "return ")} })();
-process.stdout.write(JSON.stringify({ name: error?.name, code: error?.code, message: error?.message, sqlite }));
+// The adapter entries share the contract's classes with the main entry (one StoreError).
+const twice = sqliteStore({ path: ":memory:" });
+const again = () => twice.createAccount({ id: crypto.randomUUID(), name: "same", plan: "starter", now: 1 });
+await again();
+const conflict = await again().catch((e) => e);
+const sameClass = conflict instanceof StoreError && conflict.code === "conflict";
+process.stdout.write(JSON.stringify({ name: error?.name, code: error?.code, message: error?.message, sqlite, sameClass }));
 `;
 
     for (const format of ["esm", "cjs"] as const) {
       it(`SQLite works and postgresStore says how to install pg (${format})`, async () => {
-        const out = await node(format, load[format], tryPostgres, app);
+        const out = await node(format, FROM_PACKAGE[format], tryPostgres, app);
         expect(out).toMatchObject({
           name: "PostgresStoreError",
           code: "driver_missing",
           sqlite: JSON.stringify({ kind: "sqlite", same: true }),
+          sameClass: true,
         });
         expect(out.message).toContain("npm install pg");
+        expect(out.message).not.toContain("\n");
+      });
+    }
+  });
+
+  describe("without better-sqlite3 installed", () => {
+    // An application on PostgreSQL: no native module. Loading the package and its postgres
+    // entry needs none; only opening a SQLite file asks for the driver, in one line.
+    let app: string;
+    beforeAll(async () => {
+      app = await appWith(["pg"]);
+    });
+    afterAll(async () => {
+      await rm(app, { recursive: true, force: true });
+    });
+
+    const trySqlite = `
+let error;
+try { sqliteStore({ path: ":memory:" }); } catch (e) { error = e; }
+const store = postgresStore({ connectionString: "postgres://127.0.0.1:1/none" });
+await store.close();
+process.stdout.write(JSON.stringify({ message: error?.message, kind: store.kind, contract: typeof StoreError }));
+`;
+
+    for (const format of ["esm", "cjs"] as const) {
+      it(`the postgres entry loads and sqliteStore says how to install better-sqlite3 (${format})`, async () => {
+        const out = await node(format, FROM_PACKAGE[format], trySqlite, app);
+        expect(out).toEqual({
+          message: expect.stringContaining("npm install better-sqlite3"),
+          kind: "postgres",
+          contract: "function",
+        });
         expect(out.message).not.toContain("\n");
       });
     }

@@ -10,7 +10,7 @@ import {
   PostgresStoreError,
   postgresSchemaVersion,
   postgresStore,
-} from "../src";
+} from "../src/postgres";
 import { createTestDatabase, pgServerReason } from "./_postgres";
 import { deliverThenPurge } from "./_purge-scenario";
 import { runStoreSuite } from "./store-suite";
@@ -271,7 +271,7 @@ withServer("postgresStore", () => {
 });
 
 const packageRoot = fileURLToPath(new URL("..", import.meta.url));
-const distUrl = new URL("../dist/index.js", import.meta.url).href;
+const distUrl = new URL("../dist/postgres.js", import.meta.url).href;
 
 /** Lines a child process prints, and its end (rejecting on a non-zero exit). */
 function collect(child: ReturnType<typeof spawn>) {

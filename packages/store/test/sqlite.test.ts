@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type SqliteDatabase, sqliteStore } from "../src";
+import { type SqliteDatabase, sqliteStore } from "../src/sqlite";
 import { migrate } from "../src/sqlite/migrate";
 import { MIGRATIONS } from "../src/sqlite/migrations";
 import { deliverThenPurge } from "./_purge-scenario";

@@ -10,14 +10,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { type Store, sqliteStore, type TimerRecord } from "@tminus/store";
+import type { Store, TimerRecord } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateWebhookSecret } from "../src/index";
 
 const run = promisify(execFile);
 const T0 = Date.UTC(2026, 10, 23, 12);
-const dist = (pkg: string) => fileURLToPath(new URL(`../../${pkg}/dist/index.js`, import.meta.url));
+const dist = (pkg: string, entry = "index") =>
+  fileURLToPath(new URL(`../../${pkg}/dist/${entry}.js`, import.meta.url));
 
 let dir = "";
 let dbPath = "";
@@ -125,7 +127,7 @@ async function queue(url: string) {
 /** Runs one pass of the built worker in a child process, trusting the CA when asked. */
 async function workerPass(trustCa: boolean) {
   const script = `
-    const { sqliteStore } = await import(${JSON.stringify(dist("store"))});
+    const { sqliteStore } = await import(${JSON.stringify(dist("store", "sqlite"))});
     const { createWebhookWorker } = await import(${JSON.stringify(dist("webhooks"))});
     const store = sqliteStore({ path: ${JSON.stringify(dbPath)} });
     const worker = createWebhookWorker({

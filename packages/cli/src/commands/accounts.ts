@@ -1,6 +1,16 @@
 import { AdminError, createAdmin } from "@tminus/http";
+import type { Account } from "@tminus/store";
 import type { Command } from "commander";
 import { CliError, DB_OPTION_HELP, loadConfig, openStore } from "../options";
+import { columns } from "../table";
+
+/** `accounts list` without --json: one aligned line per account, like `keys list`. */
+function accountTable(accounts: Account[]): string {
+  if (accounts.length === 0) return "no accounts\n";
+  return columns(
+    accounts.map((a) => [a.id, a.name, a.plan, a.status, new Date(a.created_at).toISOString()]),
+  );
+}
 
 /** `tminus accounts list|create|suspend|activate`. */
 export function registerAccounts(program: Command): void {
@@ -22,7 +32,7 @@ export function registerAccounts(program: Command): void {
       .description(description)
       .option("--db <file-or-url>", DB_OPTION_HELP)
       .option("--config <file>", "JSON config file")
-      .option("--json", "print JSON");
+      .option("--json", name === "list" ? "print a JSON array" : "print JSON");
     if (name === "create") cmd.option("--plan <plan>", "plan (starter, growth, ...)");
     cmd.action(async (...args: unknown[]) => {
       const arg = withArg ? (args[0] as string) : undefined;
@@ -36,7 +46,8 @@ export function registerAccounts(program: Command): void {
       });
       try {
         const result = await action(createAdmin({ store, config }), arg, opts);
-        process.stdout.write(`${JSON.stringify(result, null, opts.json ? undefined : 2)}\n`);
+        if (name === "list" && !opts.json) process.stdout.write(accountTable(result as Account[]));
+        else process.stdout.write(`${JSON.stringify(result, null, opts.json ? undefined : 2)}\n`);
       } catch (err) {
         if (err instanceof AdminError) throw new CliError(err.message);
         throw err;

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { backupSqlite, compareSummaries, summarizeTables } from "@tminus/store";
+import { backupSqlite, compareSummaries, summarizeTables } from "@tminus/store/copy";
 import type { Command } from "commander";
 import { type BackupManifest, readManifest, writeManifest } from "../backup-manifest";
 import { type OpenedEndpoint, openCopyEndpoint } from "../copy-endpoints";

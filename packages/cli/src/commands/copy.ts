@@ -1,5 +1,5 @@
 import { existsSync, rmSync } from "node:fs";
-import { CopyError, type CopyReport, copyDatabase, DEFAULT_COPY_BATCH } from "@tminus/store";
+import { CopyError, type CopyReport, copyDatabase, DEFAULT_COPY_BATCH } from "@tminus/store/copy";
 import type { Command } from "commander";
 import { type OpenedEndpoint, openCopyEndpoint } from "../copy-endpoints";
 import { createCopyProgress } from "../copy-progress";

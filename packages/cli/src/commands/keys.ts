@@ -2,6 +2,7 @@ import { AdminError, type ApiKeyView, createAdmin } from "@tminus/http";
 import type { Environment } from "@tminus/store";
 import type { Command } from "commander";
 import { CliError, DB_OPTION_HELP, loadConfig, openStore } from "../options";
+import { columns } from "../table";
 
 function parseEnv(value: string): Environment {
   if (value !== "sandbox" && value !== "production") {
@@ -51,17 +52,17 @@ function status(k: ApiKeyView): string {
 
 function table(keys: ApiKeyView[]): string {
   if (keys.length === 0) return "no keys\n";
-  const rows = keys.map((k) => [
-    k.id,
-    k.prefix,
-    k.environment,
-    k.account,
-    k.scopes.join(","),
-    status(k),
-    k.name ?? "",
-  ]);
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return `${rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ")).join("\n")}\n`;
+  return columns(
+    keys.map((k) => [
+      k.id,
+      k.prefix,
+      k.environment,
+      k.account,
+      k.scopes.join(","),
+      status(k),
+      k.name ?? "",
+    ]),
+  );
 }
 
 /** `tminus keys create|list|revoke`. */
@@ -83,12 +84,14 @@ export function registerKeys(program: Command): void {
       .option("--name <text>", "a note of where the key is used (shown in lists)")
       .option("--json", "print one JSON object"),
   ).action(async (opts) => {
+    // Checked before the database is opened (or made): a refused flag touches nothing.
+    const environment = parseEnv(opts.env);
     const key = await withAdmin(
       opts,
       (admin) =>
         admin.issueKey({
           account: opts.account,
-          environment: parseEnv(opts.env),
+          environment,
           plan: opts.plan,
           scopes: opts.scope,
           name: opts.name,

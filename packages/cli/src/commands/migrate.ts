@@ -17,11 +17,7 @@ export function registerMigrate(program: Command): void {
         return;
       }
       const did =
-        result.kind === "postgres"
-          ? result.applied.length > 0
-            ? `applied ${result.applied.join(", ")}`
-            : "nothing to apply"
-          : "up to date";
+        result.applied.length > 0 ? `applied ${result.applied.join(", ")}` : "nothing to apply";
       process.stdout.write(`Database ${result.label}: schema at version ${result.to} (${did}).\n`);
     });
 }

@@ -2,13 +2,14 @@
 // through renderMany (a pool of render threads, a bounded number of rows in flight, the file
 // read as it is rendered). A bad row is one line on stderr and the rest go on; the exit
 // status says whether every row became an image.
-import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LookInput, TimerDefinition } from "@tminus/core";
 import { IMAGE_LIMITS, type RenderManyOptions, renderMany } from "@tminus/render";
 import { type BatchJob, fileNames, RowError, rowToJob } from "../batch/jobs";
 import { type BatchCounts, createProgress, summaryLine } from "../batch/progress";
 import { batchFileKind, readRows } from "../batch/rows";
+import { makeFolder as makeRememberedFolder } from "../created";
 import { CliError } from "../errors";
 import { userPath } from "../paths";
 import {
@@ -54,7 +55,14 @@ export async function renderBatch(flags: BatchFlags): Promise<void> {
     }
   })();
   const format = formatFlag(flags.format);
-  if (statOrNull(source)?.isDirectory()) throw new CliError(`--batch ${batch} is a directory`);
+  // Before --out-dir is made: a batch that cannot start leaves nothing behind.
+  let found: ReturnType<typeof statSync>;
+  try {
+    found = statSync(source);
+  } catch (err) {
+    throw new CliError(`cannot read --batch ${batch}: ${(err as Error).message}`);
+  }
+  if (found.isDirectory()) throw new CliError(`--batch ${batch} is a directory`);
   const expected = estimateRows(source, kind);
   // Flags are checked once here: a bad one would otherwise fail every row the same way.
   const defaults = batchDefaults(flags, expected);
@@ -170,7 +178,7 @@ function ranged(value: string | undefined, name: string, min: number, max: numbe
 function makeFolder(dir: string): void {
   if (statOrNull(dir)?.isFile()) throw new CliError(`--out-dir ${dir} is a file, not a folder`);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeRememberedFolder(dir);
   } catch (err) {
     throw new CliError(`cannot make --out-dir ${dir}: ${(err as Error).message}`);
   }

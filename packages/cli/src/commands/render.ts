@@ -1,7 +1,9 @@
 import { writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { computeStatus, emptyClock } from "@tminus/core";
 import { createImageRenderer, RenderError } from "@tminus/render";
 import type { Command } from "commander";
+import { makeFolder } from "../created";
 import { CliError } from "../errors";
 import { userPath } from "../paths";
 import { type BatchFlags, renderBatch } from "./render-batch";
@@ -51,6 +53,7 @@ async function renderOne(opts: RenderOptions): Promise<void> {
     throw err;
   }
   try {
+    makeFolder(dirname(out));
     writeFileSync(out, bytes);
   } catch (err) {
     throw new CliError(`cannot write ${out}: ${(err as Error).message}`);
@@ -85,7 +88,7 @@ export function registerRender(program: Command): void {
       "--now <iso>",
       "render as of this instant (default: the current time); same --now, same bytes",
     )
-    .option("--out <file>", "where to write the image (.gif or .png)")
+    .option("--out <file>", "where to write the image (.gif or .png); its folder is made")
     .option(
       "--batch <file>",
       "one image per row of a .csv (header row) or .jsonl file: deadline, start, id, look.* ...",

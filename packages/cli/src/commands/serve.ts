@@ -2,6 +2,10 @@ import type { Command } from "commander";
 import { CliError, DB_OPTION_HELP, loadConfig, openStore, parsePoolSize } from "../options";
 import { startServer } from "../server";
 
+/** Where `tminus serve` listens unless `--port` (or PORT) and `--host` say otherwise. */
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_HOST = "127.0.0.1";
+
 function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -30,8 +34,8 @@ export function registerServe(program: Command): void {
       "start the countdown API, public pages and images, and the webhook worker (creates a default account and keys on first start)",
     )
     .option("--db <file-or-url>", DB_OPTION_HELP)
-    .option("--port <n>", "port to listen on (env PORT)", process.env.PORT ?? "8787")
-    .option("--host <host>", "interface to bind", "127.0.0.1")
+    .option("--port <n>", "port to listen on (env PORT)", process.env.PORT ?? String(DEFAULT_PORT))
+    .option("--host <host>", "interface to bind", DEFAULT_HOST)
     .option("--config <file>", "JSON config file overriding plan limits and settings")
     .option("--base-url <url>", "public URL of the service (default: each request's own origin)")
     .option(

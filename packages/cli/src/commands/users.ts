@@ -2,13 +2,16 @@ import type { PasswordLink } from "@tminus/http";
 import type { Command } from "commander";
 import { DB_OPTION_HELP } from "../options";
 import { withAdmin } from "./keys";
+import { DEFAULT_HOST, DEFAULT_PORT } from "./serve";
 
 function linkText(link: PasswordLink): string {
   const where = link.url ?? link.path;
+  // Absolute when the base URL is known (the config's base_url or --base-url); else the path,
+  // with where `tminus serve` answers by default.
   const note = link.url
     ? ""
-    : "  (relative: open it on the server's base URL, e.g. http://localhost:8080" +
-      `${link.path.split("?")[0]}?..., or pass --base-url)\n`;
+    : `  (relative: open it on the server's base URL, e.g. http://${DEFAULT_HOST}:${DEFAULT_PORT}` +
+      `${link.path.split("?")[0]}?..., or pass --base-url or set base_url in --config)\n`;
   return `One-time link to set the password (expires ${link.expires_at}):\n  ${where}\n${note}`;
 }
 

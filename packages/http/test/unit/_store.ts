@@ -1,4 +1,5 @@
-import { type Store, sqliteStore } from "@tminus/store";
+import type { Store } from "@tminus/store";
+import { sqliteStore } from "@tminus/store/sqlite";
 import type { AuthContext } from "../../src/auth";
 import { createAdmin, type IssuedApiKey } from "../../src/index";
 

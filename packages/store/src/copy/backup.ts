@@ -1,5 +1,10 @@
-import { renameSync, rmSync } from "node:fs";
-import Database from "better-sqlite3";
+import { existsSync, renameSync, rmSync } from "node:fs";
+import { openDatabase, type SqliteDatabase } from "../sqlite/database";
+
+/** The part of better-sqlite3's handle a backup uses beyond the store's own interface. */
+interface BackupHandle extends SqliteDatabase {
+  backup(to: string, options: { progress: () => number }): Promise<{ totalPages: number }>;
+}
 
 /** What `backupSqlite` wrote. */
 export interface SqliteBackupResult {
@@ -18,11 +23,14 @@ export interface SqliteBackupResult {
  * await backupSqlite(".tminus/tminus.db", "backups/tminus-2026-11-27.db");
  */
 export async function backupSqlite(source: string, out: string): Promise<SqliteBackupResult> {
-  const db = new Database(source, { fileMustExist: true });
+  // openDatabase would create a missing file; a backup of nothing is a mistake to report.
+  if (!existsSync(source)) throw new Error(`no SQLite database at ${source}`);
+  // Through the store's loader: better-sqlite3 is an optional peer, loaded only when used.
+  const db = openDatabase(source) as BackupHandle;
   const partial = `${out}.partial`;
   rmSync(partial, { force: true });
   try {
-    db.pragma("busy_timeout = 5000");
+    db.exec("PRAGMA busy_timeout = 5000");
     const { totalPages } = await db.backup(partial, { progress: () => 0x7fffffff });
     renameSync(partial, out);
     return { path: out, pages: totalPages };

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
 
 /** The slice of a better-sqlite3 `Statement` the adapter calls (positional or named params). */
 export interface SqliteStatement {
@@ -31,8 +31,37 @@ export interface SqliteDatabase {
   close(): unknown;
 }
 
+/** better-sqlite3's default export: opens a database file. */
+type SqliteDriver = new (path: string) => SqliteDatabase;
+
+/**
+ * Loads better-sqlite3, an optional peer dependency: an application on PostgreSQL installs no
+ * native module. Loaded only when the store opens a file itself (a caller's own handle needs
+ * none), from where @tminus/store is installed (tsup shims `import.meta.url` in the CJS build).
+ * Its absence is one line that says what to install.
+ */
+function loadDriver(): SqliteDriver {
+  let mod: unknown;
+  try {
+    mod = createRequire(import.meta.url)("better-sqlite3");
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    // Only better-sqlite3 itself: a broken install (one of its files missing) is a fault.
+    if (code === "MODULE_NOT_FOUND" && /['"]better-sqlite3['"]/.test((error as Error).message)) {
+      throw new Error(
+        "tminus sqlite store: the SQLite driver is not installed; run `npm install better-sqlite3` (an optional peer dependency of @tminus/store)",
+      );
+    }
+    throw error;
+  }
+  // CommonJS; a bundler's interop may wrap it in { default }.
+  const wrapped = mod as { default?: SqliteDriver };
+  return typeof mod === "function" ? (mod as SqliteDriver) : (wrapped.default as SqliteDriver);
+}
+
 /** Opens (creating its directory when needed) a database file with better-sqlite3. */
 export function openDatabase(path: string): SqliteDatabase {
+  const Database = loadDriver();
   // ":memory:" and "" (a private temporary database) have no directory to create.
   if (path !== ":memory:" && path !== "") mkdirSync(dirname(path), { recursive: true });
   return new Database(path);

@@ -6,7 +6,7 @@ import { createSqliteAnalyticsStore } from "./analytics";
 import { applyPragmas, openDatabase, type SqliteDatabase } from "./database";
 import { createHousekeepingQueries } from "./housekeeping";
 import { createSqliteMeteringStore } from "./metering";
-import { assertMigrated, migrate } from "./migrate";
+import { assertMigrated, migrate, schemaVersion } from "./migrate";
 import { createSqliteTimerStore } from "./timers";
 import { createSqliteUserStore } from "./users";
 import { createViewerQueries } from "./viewers";
@@ -14,6 +14,14 @@ import { createSqliteWebhookStore } from "./webhooks";
 
 export type { SqliteDatabase, SqliteStatement, SqliteTransaction } from "./database";
 export { MIGRATIONS, type Migration } from "./migrations";
+
+/**
+ * The highest migration applied to a SQLite database, 0 for a fresh one. Reads only, so a
+ * read-only handle will do (`tminus migrate` reports what it applied from it).
+ */
+export function sqliteSchemaVersion(database: SqliteDatabase): number {
+  return schemaVersion(database);
+}
 
 /** Options of `sqliteStore`: a file path to open, or an open better-sqlite3 handle. */
 export type SqliteStoreOptions = ({ path: string } | { database: SqliteDatabase }) & {
