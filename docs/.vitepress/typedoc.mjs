@@ -6,6 +6,9 @@
 export const ENTRY_POINTS = {
   "packages/core/src/index.ts": "@tminus/core",
   "packages/store/src/index.ts": "@tminus/store",
+  "packages/store/src/sqlite/index.ts": "@tminus/store/sqlite",
+  "packages/store/src/postgres/index.ts": "@tminus/store/postgres",
+  "packages/store/src/copy/index.ts": "@tminus/store/copy",
   "packages/store/test/store-suite.ts": "@tminus/store/conformance",
   "packages/render/src/index.ts": "@tminus/render",
   "packages/webhooks/src/index.ts": "@tminus/webhooks",
