@@ -11,10 +11,22 @@ export const endedSchema = z
       .meta({ description: "Text shown instead of the digits.", examples: ["Sale over"] }),
     image_url: httpsUrl()
       .optional()
-      .meta({ description: "Image shown instead of the digits (hosted page, embed)." }),
+      .meta({
+        description:
+          "Image shown instead of the digits: on the hosted page and embed, and email images " +
+          "(GIF, PNG) then answer 302 to it.",
+      }),
     redirect_url: httpsUrl()
       .optional()
       .meta({ description: "Where the hosted page sends viewers after the end." }),
+    click_url: httpsUrl()
+      .optional()
+      .meta({
+        description:
+          "Where the email link GET /t/{id}/go leads once the recipient's countdown has " +
+          "ended. Absent: the hosted page.",
+        examples: ["https://shop.example.com/offer-ended"],
+      }),
   })
   .meta({ description: "What to show after the end." });
 

@@ -38,7 +38,8 @@ function attr(text: string): string {
 
 /**
  * The snippets of a published timer: the email image (with its real width, height and an alt
- * text), merge-tag variants, the iframe, the script embed and the hosted link. The code is
+ * text) inside the `/go` link that follows the timer, with the same recipient query as the
+ * image, merge-tag variants, the iframe, the script embed and the hosted link. The code is
  * text shown in a textarea (escaped there by `html`); attribute values inside it are escaped
  * here so the pasted markup is valid.
  */
@@ -53,19 +54,23 @@ export function shareSnippets(input: {
   const alt = attr(`Countdown: ${input.name}`);
   const img = (src: string) =>
     `<img src="${attr(src)}" width="${width}" height="${height}" alt="${alt}" style="display:block;border:0;max-width:100%;height:auto">`;
+  // An email's image is a link whose target follows the timer (running, ended, not started):
+  // the same recipient query, so the click is judged by the same clock as the image.
+  const emailImg = (query: string) =>
+    `<a href="${attr(urls.go + query)}">${img(urls.gif + query)}</a>`;
   const personalized = input.type === "personalized";
   const tags = personalized ? DEADLINE_TAGS : RECIPIENT_TAGS;
   const param = personalized ? "deadline" : "r";
   const merge = tags
-    .map(([platform, tag]) => `<!-- ${platform} -->\n${img(`${urls.gif}?${param}=${tag}`)}`)
+    .map(([platform, tag]) => `<!-- ${platform} -->\n${emailImg(`?${param}=${tag}`)}`)
     .join("\n");
   const perRecipient = input.type === "duration" || personalized;
   const snippets: Snippet[] = [
     {
       id: "snippet-img",
       title: "Email image",
-      hint: "Paste into your email's HTML. The image shows the exact time left each time it is opened.",
-      code: img(urls.gif),
+      hint: "Paste into your email's HTML. The image shows the exact time left each time it is opened; its link leads to the timer's click URL while it runs and to the ended one after.",
+      code: emailImg(""),
     },
     {
       id: "snippet-merge",
