@@ -7,7 +7,10 @@ import { shareSnippets } from "../../src/dashboard/snippets";
 describe("shareSnippets", () => {
   const urls = publicUrls("https://shop.example/countdown", "0190aaaa-0000-7000-8000-000000000001");
   const pairs = (code: string) =>
-    [...code.matchAll(/<a href="([^"]+)"><img src="([^"]+)"/g)].map((m) => [m[1]!, m[2]!]);
+    [...code.matchAll(/<a href="([^"]+)"><img src="([^"]+)"/g)].map((m): [string, string] => [
+      m[1]!,
+      m[2]!,
+    ]);
 
   for (const type of ["fixed", "duration", "personalized"]) {
     it(`${type}: each email image sits in a /go link with the same query`, () => {
