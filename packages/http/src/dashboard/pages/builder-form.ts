@@ -161,7 +161,7 @@ ${text("locale", "Label language", v.locale, { hint: "A language tag: en, de, fr
 </fieldset>
 <fieldset><legend>After the end</legend>
 ${text("ended_text", "Text shown instead of the digits", v.ended_text, { attrs: html` maxlength="200"` })}
-${text("ended_image_url", "Image instead (hosted page and embed, optional)", v.ended_image_url, { type: "url", hint: "An https address; email images show the text.", attrs: html` placeholder="https://"` })}
+${text("ended_image_url", "Image instead (optional)", v.ended_image_url, { type: "url", hint: "An https address: shown on the hosted page and embed, and email images redirect to it.", attrs: html` placeholder="https://"` })}
 ${text("ended_redirect_url", "Send hosted-page viewers to (optional)", v.ended_redirect_url, { type: "url", attrs: html` placeholder="https://"` })}
 <label class="check"><input type="checkbox" name="preview_ended"${checked(v.preview_ended)}> Show the ended look in the preview</label>
 </fieldset>
