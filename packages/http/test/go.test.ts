@@ -281,6 +281,12 @@ describe("ended image redirect", () => {
     s.setNow(t0 + 61_000);
     expect(await target(`${t.urls.gif}?r=alice&frames=1`)).toBe(ENDED_IMAGE);
     expect((await go(`${t.urls.gif}?r=carol&frames=1`)).status).toBe(200);
+    // The picture is what alice's email showed: a view. A click on /go is not.
+    expect(await target(`${t.urls.go}?r=alice`)).toBe(t.urls.page + "?r=alice");
+    const days = await s.call("GET", `/api/v1/timers/${t.id}/analytics`, { key });
+    expect(days.status, days.text).toBe(200);
+    expect(days.json.data.map((d: { views: number }) => d.views)).toEqual([3]);
+    expect(days.json.data[0].by_kind).toEqual({ gif: 3, png: 0, page: 0, embed: 0 });
   });
 });
 
