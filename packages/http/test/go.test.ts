@@ -310,6 +310,27 @@ describe("click URL fields", () => {
     expect(read.json.data.look.click_url).toBe(RUNNING);
   });
 
+  it("are stored and sent as the URL parser writes them: spaces, non-ASCII and line breaks never reach a header raw", async () => {
+    const key = await s.key("production");
+    s.setNow(Date.UTC(2029, 0, 1));
+    const t = await published(
+      key,
+      fixedTimer({
+        look: { click_url: "https://bücher.example/ä b?x=ü" },
+        ended: { click_url: "https://shop.example.com/a\r\nSet-Cookie: x=1" },
+      }),
+    );
+    // Stored normalized, so the timer object's URLs are valid `uri`s (the response validator).
+    const read = await s.call("GET", `/api/v1/timers/${t.id}`, { key });
+    expect(read.json.data.look.click_url).toBe("https://xn--bcher-kva.example/%C3%A4%20b?x=%C3%BC");
+    expect(await target(t.urls.go)).toBe("https://xn--bcher-kva.example/%C3%A4%20b?x=%C3%BC");
+    s.setNow(Date.UTC(2031, 0, 1));
+    const res = await go(t.urls.go);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(res.headers.get("location")).toBe("https://shop.example.com/aSet-Cookie:%20x=1");
+  });
+
   it("must be absolute https URLs without credentials: validation_error naming the field", async () => {
     const key = await s.key("production");
     const bad = [

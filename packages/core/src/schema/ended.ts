@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { httpsUrl } from "./fields";
+import { httpsLink, httpsUrl } from "./fields";
 
 /** What a timer shows once it has ended. Unknown keys are refused. */
 export const endedSchema = z
@@ -19,7 +19,7 @@ export const endedSchema = z
     redirect_url: httpsUrl()
       .optional()
       .meta({ description: "Where the hosted page sends viewers after the end." }),
-    click_url: httpsUrl()
+    click_url: httpsLink()
       .optional()
       .meta({
         description:

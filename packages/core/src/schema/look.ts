@@ -2,7 +2,7 @@
 // optional; the output is complete, so renderers never re-apply defaults.
 import { z } from "zod";
 import { TIME_UNITS, type TimeUnit, unitRank } from "../time/units";
-import { hexColor, httpsUrl, webUrl } from "./fields";
+import { hexColor, httpsLink, webUrl } from "./fields";
 
 /** Colours of one palette. */
 export interface LookColors {
@@ -120,7 +120,7 @@ const lookShape = {
   cta: ctaSchema.nullable().meta({
     description: "Hosted page only: a call-to-action link under the countdown. null: none.",
   }),
-  click_url: httpsUrl()
+  click_url: httpsLink()
     .nullable()
     .meta({
       description:
@@ -128,7 +128,7 @@ const lookShape = {
         "null: the hosted page.",
       examples: ["https://shop.example.com/sale"],
     }),
-  not_started_click_url: httpsUrl()
+  not_started_click_url: httpsLink()
     .nullable()
     .meta({
       description:

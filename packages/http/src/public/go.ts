@@ -46,16 +46,20 @@ export function clickTarget(
  * state changes (an extension or the next occurrence can make an ended timer run again).
  */
 export function redirectTo(location: string): ApiResponse {
+  // Stored as the owner sent it: the WHATWG parser, which core's schema validated with,
+  // accepts spaces and non-ASCII (and drops tabs and line breaks). Its serialization is plain
+  // ASCII, so no stored text can break the header or split the response.
+  const href = new URL(location).href;
   return {
     status: 302,
     headers: {
-      location,
+      location: href,
       "cache-control": "no-store",
       // The recipient's `r` or deadline in our URL is nobody else's business.
       "referrer-policy": "no-referrer",
       "content-type": "text/plain; charset=utf-8",
     },
-    body: `Redirecting to ${location}`,
+    body: `Redirecting to ${href}`,
   };
 }
 
