@@ -254,6 +254,12 @@ describe("ended image redirect", () => {
     for (const url of [`${t.urls.gif}?frames=1`, t.urls.png, `${t.urls.gif}?r=x&width=300`]) {
       expect(await target(url)).toBe(ENDED_IMAGE);
     }
+    // Stored as the URL parser writes it, so the timer object's value is a valid `uri`.
+    const raw = await published(
+      key,
+      fixedTimer({ ended: { image_url: "https://cdn.example.com/ended ä.png" } }),
+    );
+    expect(await target(raw.urls.png)).toBe("https://cdn.example.com/ended%20%C3%A4.png");
     // Invalid image options still answer 400 with the neutral image, never a redirect.
     expect((await go(`${t.urls.gif}?width=5`)).status).toBe(400);
   });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { httpsLink, httpsUrl } from "./fields";
+import { httpsLink } from "./fields";
 
 /** What a timer shows once it has ended. Unknown keys are refused. */
 export const endedSchema = z
@@ -9,14 +9,14 @@ export const endedSchema = z
       .max(200)
       .default("Ended")
       .meta({ description: "Text shown instead of the digits.", examples: ["Sale over"] }),
-    image_url: httpsUrl()
+    image_url: httpsLink()
       .optional()
       .meta({
         description:
           "Image shown instead of the digits: on the hosted page and embed, and email images " +
           "(GIF, PNG) then answer 302 to it.",
       }),
-    redirect_url: httpsUrl()
+    redirect_url: httpsLink()
       .optional()
       .meta({ description: "Where the hosted page sends viewers after the end." }),
     click_url: httpsLink()

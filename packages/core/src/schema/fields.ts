@@ -103,8 +103,8 @@ export function httpsUrl() {
 }
 
 /**
- * An {@link httpsUrl} that the server sends back in a `Location` header (the email link's
- * targets), stored as the URL parser writes it: plain ASCII (spaces and non-ASCII
+ * An {@link httpsUrl} that the server sends back in a `Location` header or a page (the email
+ * link's targets, the ended image and redirect), stored as the URL parser writes it: plain ASCII (spaces and non-ASCII
  * percent-encoded, the host in punycode, tabs and line breaks dropped), so it is a valid
  * `uri` in responses and can never split a header.
  */

@@ -46,9 +46,9 @@ export function clickTarget(
  * state changes (an extension or the next occurrence can make an ended timer run again).
  */
 export function redirectTo(location: string): ApiResponse {
-  // Stored as the owner sent it: the WHATWG parser, which core's schema validated with,
-  // accepts spaces and non-ASCII (and drops tabs and line breaks). Its serialization is plain
-  // ASCII, so no stored text can break the header or split the response.
+  // Core stores these URLs as the WHATWG parser writes them (plain ASCII), but timers saved
+  // before it did keep the owner's text (spaces, non-ASCII): serialized again here, no
+  // stored text can break the header.
   const href = new URL(location).href;
   return {
     status: 302,
