@@ -384,6 +384,46 @@ describe("looks", () => {
       cta: { url: "https://a.example/", label: "Go" },
     });
   });
+
+  it("fills each click URL of a stored look that lacks it, keeping the other", () => {
+    const { click_url: _a, not_started_click_url: _b, ...old } = DEFAULT_LOOK;
+    expect(currentLook(old as typeof DEFAULT_LOOK)).toStrictEqual({ ...DEFAULT_LOOK });
+    for (const field of ["click_url", "not_started_click_url"] as const) {
+      const other = field === "click_url" ? "not_started_click_url" : "click_url";
+      const { [field]: _, ...lacking } = { ...DEFAULT_LOOK, [other]: "https://a.example/x" };
+      expect(currentLook(lacking as typeof DEFAULT_LOOK)).toStrictEqual({
+        ...DEFAULT_LOOK,
+        [other]: "https://a.example/x",
+      });
+    }
+  });
+
+  it("stores click URLs as the URL parser writes them, and null when not given", () => {
+    const look = ok({
+      ...fixed,
+      look: { click_url: "https://Bücher.example/ä b", not_started_click_url: "https://a.example" },
+      ended: { click_url: "https://a.example/x\ny" },
+    });
+    expect(look.look.click_url).toBe("https://xn--bcher-kva.example/%C3%A4%20b");
+    expect(look.look.not_started_click_url).toBe("https://a.example/");
+    expect(look.ended.click_url).toBe("https://a.example/xy");
+    const plain = ok(fixed);
+    expect(plain.look.click_url).toBeNull();
+    expect(plain.look.not_started_click_url).toBeNull();
+    expect(plain.ended.click_url).toBeUndefined();
+  });
+
+  it("refuses click URLs that are not https, naming the field", () => {
+    for (const [body, field] of [
+      [{ look: { click_url: "http://a.example/" } }, "look.click_url"],
+      [{ look: { not_started_click_url: "mailto:a@example.com" } }, "look.not_started_click_url"],
+      [{ ended: { click_url: "not a url" } }, "ended.click_url"],
+    ] as const) {
+      const result = validateTimerCreate({ ...fixed, ...body });
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.issues.map((i) => i.field)).toEqual([field]);
+    }
+  });
 });
 
 describe("patches and plain objects", () => {

@@ -171,15 +171,17 @@ describe.skipIf(!available)("dashboard in headless Chromium", () => {
     await page.waitForURL(/\/dashboard\/production\/timers\/[0-9a-f-]{36}\?notice=created$/);
     const timerId = /timers\/([0-9a-f-]{36})/.exec(page.url())![1]!;
 
-    // 4. Publish it, copy the email <img> snippet, and fetch the image it names.
+    // 4. Publish it, copy the email <img> snippet (in its /go link), and fetch the image it names.
     await page.click("button:has-text('Publish')");
     await page.waitForURL(/notice=published$/);
     await capture("timer-published");
     await page.click("button[data-copy=snippet-img]");
     const snippet = await page.evaluate(() => navigator.clipboard.readText());
+    // The image inside the link that follows the timer (docs/email.md).
     expect(snippet).toMatch(
-      /^<img src="[^"]+" width="600" height="\d+" alt="Countdown: Weekly drop"/,
+      /^<a href="[^"]+"><img src="[^"]+" width="600" height="\d+" alt="Countdown: Weekly drop"/,
     );
+    expect(/href="([^"]+)"/.exec(snippet)![1]!).toBe(`${s.url}/t/${timerId}/go`);
     const src = /src="([^"]+)"/.exec(snippet)![1]!;
     expect(src).toBe(`${s.url}/t/${timerId}/countdown.gif`);
     const gif = await fetch(src);

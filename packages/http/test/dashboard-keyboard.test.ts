@@ -244,7 +244,7 @@ describe.skipIf(!available)(
       expect(await page.isChecked("input[name=rule_end][value=count]")).toBe(true);
 
       // Things only the API sets: exdates, a matte colour, the dark variant's own colours, a
-      // redirect after the end. An edit of the name in the builder keeps every one of them.
+      // redirect after the end, the email link's targets. An edit of the name in the builder keeps every one of them.
       const patched = await s.call("PATCH", `/api/v1/timers/${id}`, {
         key,
         headers: { "if-match": made.revision },
@@ -254,8 +254,14 @@ describe.skipIf(!available)(
             ...made.look,
             matte_color: "#123456",
             dark: { background_color: "#000011", text_color: "#EEEEEE" },
+            click_url: "https://shop.example.com/drop",
+            not_started_click_url: "https://shop.example.com/soon",
           },
-          ended: { ...made.ended, redirect_url: "https://shop.example.com/next" },
+          ended: {
+            ...made.ended,
+            redirect_url: "https://shop.example.com/next",
+            click_url: "https://shop.example.com/missed",
+          },
         },
       });
       expect(patched.status, JSON.stringify(patched.json)).toBe(200);

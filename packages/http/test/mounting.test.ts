@@ -86,6 +86,10 @@ describe("URLs from the request", () => {
     expect(location).toBe(`${base}/api/v1/timers/${timer.id}`);
     expect(timer.urls.page).toBe(`${base}/t/${timer.id}`);
     expect(timer.urls.embed_script).toBe(`${base}/embed.js`);
+    // The email link leads to the hosted page under the prefix, with the recipient's `r`.
+    const go = await fetch(`${base}/t/${timer.id}/go?r=ann`, { redirect: "manual" });
+    await go.arrayBuffer();
+    expect(go.headers.get("location")).toBe(`${base}/t/${timer.id}?r=ann`);
     const script = await (await fetch(timer.urls.embed_script)).text();
     // The script frames only embeds of this origin.
     expect(script).toContain(`var ORIGIN = ${JSON.stringify(url)};`);

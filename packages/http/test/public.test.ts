@@ -55,6 +55,7 @@ describe("public render routes (no key, outside /api/v1)", () => {
       embed: `${s.url}/t/${t.id}/embed`,
       gif: `${s.url}/t/${t.id}/countdown.gif`,
       png: `${s.url}/t/${t.id}/countdown.png`,
+      go: `${s.url}/t/${t.id}/go`,
       embed_script: `${s.url}/embed.js`,
     });
   });

@@ -9,6 +9,8 @@ export interface PublicUrls {
   embed: string;
   gif: string;
   png: string;
+  /** The email link that follows the timer: redirects by the recipient's state (http's go.ts). */
+  go: string;
   embed_script: string;
 }
 
@@ -20,6 +22,7 @@ export function publicUrls(baseUrl: string, id: string): PublicUrls {
     embed: `${t}/embed`,
     gif: `${t}/countdown.gif`,
     png: `${t}/countdown.png`,
+    go: `${t}/go`,
     embed_script: `${baseUrl}${EMBED_SCRIPT_PATH}`,
   };
 }

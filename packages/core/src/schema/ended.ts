@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { httpsUrl } from "./fields";
+import { httpsLink } from "./fields";
 
 /** What a timer shows once it has ended. Unknown keys are refused. */
 export const endedSchema = z
@@ -9,12 +9,24 @@ export const endedSchema = z
       .max(200)
       .default("Ended")
       .meta({ description: "Text shown instead of the digits.", examples: ["Sale over"] }),
-    image_url: httpsUrl()
+    image_url: httpsLink()
       .optional()
-      .meta({ description: "Image shown instead of the digits (hosted page, embed)." }),
-    redirect_url: httpsUrl()
+      .meta({
+        description:
+          "Image shown instead of the digits: on the hosted page and embed, and email images " +
+          "(GIF, PNG) then answer 302 to it.",
+      }),
+    redirect_url: httpsLink()
       .optional()
       .meta({ description: "Where the hosted page sends viewers after the end." }),
+    click_url: httpsLink()
+      .optional()
+      .meta({
+        description:
+          "Where the email link GET /t/{id}/go leads once the recipient's countdown has " +
+          "ended. Absent: the hosted page.",
+        examples: ["https://shop.example.com/offer-ended"],
+      }),
   })
   .meta({ description: "What to show after the end." });
 

@@ -103,6 +103,16 @@ export function httpsUrl() {
 }
 
 /**
+ * An {@link httpsUrl} that the server sends back in a `Location` header or a page (the email
+ * link's targets, the ended image and redirect), stored as the URL parser writes it: plain ASCII (spaces and non-ASCII
+ * percent-encoded, the host in punycode, tabs and line breaks dropped), so it is a valid
+ * `uri` in responses and can never split a header.
+ */
+export function httpsLink() {
+  return httpsUrl().overwrite((text) => (URL.canParse(text) ? new URL(text).href : text));
+}
+
+/**
  * An absolute `http:` or `https:` URL of at most 2048 characters, without credentials:
  * for links a viewer follows (never loaded by the page, so plain http is no mixed content).
  */

@@ -2,7 +2,7 @@
 // optional; the output is complete, so renderers never re-apply defaults.
 import { z } from "zod";
 import { TIME_UNITS, type TimeUnit, unitRank } from "../time/units";
-import { hexColor, webUrl } from "./fields";
+import { hexColor, httpsLink, webUrl } from "./fields";
 
 /** Colours of one palette. */
 export interface LookColors {
@@ -120,6 +120,22 @@ const lookShape = {
   cta: ctaSchema.nullable().meta({
     description: "Hosted page only: a call-to-action link under the countdown. null: none.",
   }),
+  click_url: httpsLink()
+    .nullable()
+    .meta({
+      description:
+        "Where the email link GET /t/{id}/go leads while the timer runs (or is paused). " +
+        "null: the hosted page.",
+      examples: ["https://shop.example.com/sale"],
+    }),
+  not_started_click_url: httpsLink()
+    .nullable()
+    .meta({
+      description:
+        "Where GET /t/{id}/go leads before the recipient's countdown has started (a start in " +
+        "the future). null: the hosted page.",
+      examples: ["https://shop.example.com/coming-soon"],
+    }),
 };
 
 function isLocale(tag: string): boolean {
@@ -191,6 +207,8 @@ export function resolveLook(input: z.output<typeof lookInputSchema>): Look {
     dark: input.dark ? { ...PALETTES.dark, ...definedOnly(input.dark) } : null,
     brand_color: input.brand_color ?? null,
     cta: input.cta ?? null,
+    click_url: input.click_url ?? null,
+    not_started_click_url: input.not_started_click_url ?? null,
   };
 }
 
@@ -214,12 +232,24 @@ export const lookSchema = lookInputSchema
   .meta({ description: "How the countdown looks. Every field is optional." });
 
 /**
- * A stored look as it is today: looks saved before `brand_color` and `cta` existed lack
- * them, and the timer object always carries every field.
+ * A stored look as it is today: looks saved before `brand_color`, `cta` and the click URLs
+ * existed lack them, and the timer object always carries every field.
  */
 export function currentLook(look: Look): Look {
-  if (look.brand_color !== undefined && look.cta !== undefined) return look;
-  return { ...look, brand_color: look.brand_color ?? null, cta: look.cta ?? null };
+  if (
+    look.brand_color !== undefined &&
+    look.cta !== undefined &&
+    look.click_url !== undefined &&
+    look.not_started_click_url !== undefined
+  )
+    return look;
+  return {
+    ...look,
+    brand_color: look.brand_color ?? null,
+    cta: look.cta ?? null,
+    click_url: look.click_url ?? null,
+    not_started_click_url: look.not_started_click_url ?? null,
+  };
 }
 
 /** The look of a timer created without one. */

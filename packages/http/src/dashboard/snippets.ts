@@ -50,7 +50,8 @@ function attr(text: string): string {
 
 /**
  * The snippets of a published timer: the email image (with its real width, height and an alt
- * text), merge-tag variants, the iframe, the script embed and the hosted link. The code is
+ * text) inside the `/go` link that follows the timer, with the same recipient query as the
+ * image, merge-tag variants, the iframe, the script embed and the hosted link. The code is
  * text shown in a textarea (escaped there by `html`); attribute values inside it are escaped
  * here so the pasted markup is valid.
  */
@@ -67,6 +68,10 @@ export function shareSnippets(input: {
   const alt = attr(`Countdown: ${input.name}`);
   const img = (src: string) =>
     `<img src="${attr(src)}" width="${width}" height="${height}" alt="${alt}" style="display:block;border:0;max-width:100%;height:auto">`;
+  // An email's image is a link whose target follows the timer (running, ended, not started):
+  // the same recipient query, so the click is judged by the same clock as the image.
+  const emailImg = (query: string) =>
+    `<a href="${attr(urls.go + query)}">${img(urls.gif + query)}</a>`;
   const personal = input.type === "personalized" ? (input.personal ?? null) : null;
   const personalized = personal !== null;
   const field = personal?.source === "start" ? "COUNTDOWN_START" : "COUNTDOWN_DEADLINE";
@@ -75,7 +80,7 @@ export function shareSnippets(input: {
       ? `${personal.source}=${fieldTag(platform, field)}${personal.signed ? `&sig=${fieldTag(platform, "COUNTDOWN_SIG")}` : ""}`
       : `r=${RECIPIENT_TAGS.find(([p]) => p === platform)![1]}`;
   const merge = PLATFORMS.map(
-    (platform) => `<!-- ${platform} -->\n${img(`${urls.gif}?${query(platform)}`)}`,
+    (platform) => `<!-- ${platform} -->\n${emailImg(`?${query(platform)}`)}`,
   ).join("\n");
   const perRecipient = input.type === "duration" || personalized;
   const snippets: Snippet[] = [
@@ -84,8 +89,8 @@ export function shareSnippets(input: {
       title: "Email image",
       hint: personalized
         ? `Without a recipient's ${personal.source}${personal.signed ? " and its signature" : ""} it shows the fallback deadline or the ended look: use the per-recipient image above in emails.`
-        : "Paste into your email's HTML. The image shows the exact time left each time it is opened.",
-      code: img(urls.gif),
+        : "Paste into your email's HTML. The image shows the exact time left each time it is opened; its link leads to the timer's click URL while it runs and to the ended one after.",
+      code: emailImg(""),
     },
     {
       id: "snippet-merge",

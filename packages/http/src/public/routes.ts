@@ -17,6 +17,7 @@ import type { ApiRequest, ApiResponse } from "../exchange";
 import { isUuid } from "../ids";
 import type { ReadCache } from "../read-cache";
 import { clientFamily } from "./client-family";
+import { clickTarget, endedImageRedirect, hostedPageFor, redirectTo } from "./go";
 import { createImageCache } from "./image-cache";
 import { createImageRenderer, isQueueFull } from "./image-renderer";
 import { loadRender } from "./render-module";
@@ -36,12 +37,13 @@ const FONT_CACHE_CONTROL = "public, max-age=31536000, immutable";
 const SHARE_IMAGE_WIDTH = 1200;
 const UNAVAILABLE_TEXT = "This countdown is not available";
 
-type Kind = "page" | "embed" | "gif" | "png";
+type Kind = "page" | "embed" | "gif" | "png" | "go";
 const KINDS: Record<string, Kind> = {
   "": "page",
   "/embed": "embed",
   "/countdown.gif": "gif",
   "/countdown.png": "png",
+  "/go": "go",
 };
 
 /** Image options a public URL may carry; anything else in the query is ignored (utm_* etc.). */
@@ -72,8 +74,8 @@ function imageOptions(req: ApiRequest): ImageOptions | null {
 
 /**
  * The public render routes (no key, outside /api/v1): `/t/{id}` hosted page, `/t/{id}/embed`,
- * `/t/{id}/countdown.gif`, `/t/{id}/countdown.png`, `/embed.js`, and the pages' font files
- * under `/t/assets/fonts/`. Only published timers are
+ * `/t/{id}/countdown.gif`, `/t/{id}/countdown.png`, the email link `/t/{id}/go` (go.ts),
+ * `/embed.js`, and the pages' font files under `/t/assets/fonts/`. Only published timers are
  * shown; drafts, archived and deleted timers get a 404 page or a neutral "not available"
  * image (with status 404), so an email never shows a broken-image icon. They keep working when
  * the account's new-timer allowance is spent: nothing here is metered.
@@ -301,14 +303,23 @@ export function createPublicRoutes(deps: {
       cookiePath: `${new URL(baseUrl).pathname.replace(/\/+$/, "")}/t/${timer.id}`,
     });
     const status = computeStatus({ definition, clock, viewer }, now);
+    if (kind === "go") {
+      // A click is not a view (analytics count what was shown), but a click can be the
+      // recipient's first sight of the timer (images off): it starts their countdown.
+      viewerEvents.observe({ timer, viewer, recipient: recipientOf(req), now, baseUrl });
+      const hosted = hostedPageFor(req, publicUrls(baseUrl, timer.id).page);
+      return redirectTo(clickTarget(definition, status, hosted));
+    }
     const response =
       kind === "gif" || kind === "png"
-        ? await image(kind, timer, status, options!, now)
+        ? (endedImageRedirect(definition, status) ??
+          (await image(kind, timer, status, options!, now)))
         : await page(kind, timer, status, now, baseUrl);
     if (setCookie) response.headers["set-cookie"] = setCookie;
     // A view is what was shown: a 503 under load showed nothing. HEAD checks count too: a
     // proxy that asks HEAD then GET is told apart by nothing the request carries.
-    if (response.status === 200) {
+    // The ended image's redirect is a view too: it is what the email showed.
+    if (response.status === 200 || response.status === 302) {
       const recipient = recipientOf(req);
       if (counting) {
         const userAgent = req.header("user-agent");

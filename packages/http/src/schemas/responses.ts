@@ -108,6 +108,10 @@ const timerServerFields = {
       png: z
         .string()
         .meta({ description: "Still PNG of the current remaining time (same query)." }),
+      go: z.string().meta({
+        description:
+          "Email link that follows the timer (same recipient query as gif): 302 to look.not_started_click_url, look.click_url or ended.click_url by the recipient's state, the hosted page when unset.",
+      }),
       embed_script: z.string().meta({
         description:
           'Script that turns <div data-tminus-timer="EMBED_URL"> into an iframe as tall as the embed.',

@@ -208,7 +208,7 @@ ${field("locale", "Label language", v.locale, { hint: "A language tag: en, de, f
 </fieldset>
 <fieldset><legend>After the end</legend>
 ${field("ended_text", "Text shown instead of the digits", v.ended_text, { attrs: html` maxlength="200"` })}
-${field("ended_image_url", "Image instead (hosted page and embed, optional)", v.ended_image_url, { type: "url", hint: "An https address; email images show the text.", attrs: html` placeholder="https://"` })}
+${field("ended_image_url", "Image instead (optional)", v.ended_image_url, { type: "url", hint: "An https address: shown on the hosted page and embed, and email images redirect to it.", attrs: html` placeholder="https://"` })}
 ${field("ended_redirect_url", "Send hosted-page viewers to (optional)", v.ended_redirect_url, { type: "url", attrs: html` placeholder="https://"` })}
 <label class="check"><input type="checkbox" name="preview_ended"${checked(v.preview_ended)}> Show the ended look in the preview</label>
 </fieldset>

@@ -1,0 +1,38 @@
+import { publicUrls } from "@tminus/core";
+import { describe, expect, it } from "vitest";
+import { shareSnippets } from "../../src/dashboard/snippets";
+
+// docs/email.md "Links that follow the timer": every email image snippet is wrapped in the
+// timer's /go link, with the image's own recipient query.
+describe("shareSnippets", () => {
+  const urls = publicUrls("https://shop.example/countdown", "0190aaaa-0000-7000-8000-000000000001");
+  const pairs = (code: string) =>
+    [...code.matchAll(/<a href="([^"]+)"><img src="([^"]+)"/g)].map((m): [string, string] => [
+      m[1]!,
+      m[2]!,
+    ]);
+
+  for (const type of ["fixed", "duration", "personalized"]) {
+    it(`${type}: each email image sits in a /go link with the same query`, () => {
+      const snippets = shareSnippets({ name: "Sale", type, urls, width: 600, height: 160 });
+      const email = snippets.filter((s) => s.id === "snippet-img" || s.id === "snippet-merge");
+      expect(email.length).toBe(type === "fixed" ? 1 : 2);
+      for (const snippet of email) {
+        const links = pairs(snippet.code);
+        // One link per <img>, never a bare image.
+        expect(links.length).toBe(snippet.code.split("<img ").length - 1);
+        expect(links.length).toBeGreaterThan(0);
+        for (const [href, src] of links) {
+          expect(href.startsWith(urls.go)).toBe(true);
+          expect(src.startsWith(urls.gif)).toBe(true);
+          expect(href.slice(urls.go.length)).toBe(src.slice(urls.gif.length));
+        }
+      }
+      const merge = email.find((s) => s.id === "snippet-merge");
+      if (merge) {
+        const param = type === "personalized" ? "deadline" : "r";
+        expect(pairs(merge.code).every(([href]) => href.includes(`?${param}=`))).toBe(true);
+      }
+    });
+  }
+});
