@@ -1,0 +1,66 @@
+import type { Logger } from "@tminus/http";
+import { type DestinationStream, pino } from "pino";
+import pretty from "pino-pretty";
+import { CliError } from "./errors";
+
+/** `--log-format`: one JSON object a line, or coloured lines for people. */
+export type LogFormat = "json" | "pretty";
+
+/** pino's levels, most severe first, and `silent`. */
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** A process's logger and how to write out what it still holds before exiting. */
+export interface CliLogger {
+  logger: Logger;
+  /** Writes buffered lines now (before `process.exit`). */
+  flush(): void;
+}
+
+/** `--log-format`: `json`, `pretty`, or absent (pretty on a terminal, JSON otherwise). */
+export function parseLogFormat(value: string | undefined): LogFormat {
+  if (value === undefined) return process.stdout.isTTY ? "pretty" : "json";
+  if (value === "json" || value === "pretty") return value;
+  throw new CliError(`--log-format must be json or pretty, got "${value}"`);
+}
+
+/** `--log-level`: one of pino's levels. */
+export function parseLogLevel(value: string): string {
+  if ((LEVELS as readonly string[]).includes(value)) return value;
+  throw new CliError(`--log-level must be one of ${LEVELS.join(", ")}, got "${value}"`);
+}
+
+/**
+ * The process's logger, on stdout. JSON lines go through an asynchronous destination: the
+ * request's path never waits for a write, and lines written together leave in one `write`.
+ * Pretty lines are for a terminal, written as they come.
+ */
+export function createCliLogger(format: LogFormat, level: string): CliLogger {
+  let destination: DestinationStream & { flushSync?: () => void };
+  if (format === "pretty") {
+    destination = pretty({
+      colorize: Boolean(process.stdout.isTTY),
+      sync: true,
+      ignore: "pid,hostname",
+      translateTime: "SYS:HH:MM:ss.l",
+    });
+  } else {
+    destination = pino.destination({ dest: 1, sync: false });
+  }
+  const logger = pino({ level, base: { pid: process.pid } }, destination);
+  return {
+    logger,
+    flush() {
+      try {
+        destination.flushSync?.();
+      } catch {
+        // stdout already gone (the reader exited): nothing left to write to.
+      }
+    },
+  };
+}
+
+/** The help texts of the logging options serve and worker share. */
+export const LOG_FORMAT_HELP =
+  "log format: json or pretty (default: pretty on a terminal, else json)";
+export const LOG_LEVEL_HELP =
+  "least severe level logged: fatal, error, warn, info, debug, trace, silent";
