@@ -2,7 +2,7 @@
 // for tests that stop the database under a running tminus. The shared server on 5432 is
 // never stopped: other tests run on it.
 import { execFile } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,8 +10,21 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
-/** Where Debian puts PostgreSQL 15's programs (TMINUS_PG_BIN overrides). */
-export const PG_BIN = process.env.TMINUS_PG_BIN ?? "/usr/lib/postgresql/15/bin";
+/**
+ * Where Debian puts the server's programs: the newest `/usr/lib/postgresql/<version>/bin`
+ * (15 on this machine and in CI); TMINUS_PG_BIN overrides.
+ */
+export const PG_BIN = process.env.TMINUS_PG_BIN ?? newestPgBin();
+
+function newestPgBin(): string {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  return join(root, versions[0] ?? "15", "bin");
+}
 
 /** Why no private server can be made here, or null. */
 export function privatePostgresReason(): string | null {
