@@ -62,10 +62,16 @@ function start(args) {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
+    let listening = false;
     child.stdout.on("data", (c) => {
+      // After the banner only request log lines follow: read and dropped, never kept.
+      if (listening) return;
       out += c;
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
+      if (m) {
+        listening = true;
+        resolve({ child, url: m[1] });
+      }
     });
     child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
