@@ -1,6 +1,5 @@
 import type { Logger } from "@tminus/http";
-import { type DestinationStream, pino } from "pino";
-import pretty from "pino-pretty";
+import type { DestinationStream } from "pino";
 import { CliError } from "./errors";
 
 /** `--log-format`: one JSON object a line, or coloured lines for people. */
@@ -32,11 +31,14 @@ export function parseLogLevel(value: string): string {
 /**
  * The process's logger, on stdout. JSON lines go through an asynchronous destination: the
  * request's path never waits for a write, and lines written together leave in one `write`.
- * Pretty lines are for a terminal, written as they come.
+ * Pretty lines are for a terminal, written as they come. pino (and pino-pretty) are loaded
+ * here, so commands that do not log (`keys`, `render`...) never load them.
  */
-export function createCliLogger(format: LogFormat, level: string): CliLogger {
+export async function createCliLogger(format: LogFormat, level: string): Promise<CliLogger> {
+  const { pino } = await import("pino");
   let destination: DestinationStream & { flushSync?: () => void };
   if (format === "pretty") {
+    const { default: pretty } = await import("pino-pretty");
     destination = pretty({
       colorize: Boolean(process.stdout.isTTY),
       sync: true,

@@ -85,7 +85,7 @@ export function registerServe(program: Command): void {
       const metricsPort =
         opts.metricsPort === undefined ? undefined : parsePort(opts.metricsPort, "--metrics-port");
       const shutdownDelayMs = parseShutdownDelay(opts.shutdownDelay);
-      const { logger, flush } = createCliLogger(
+      const { logger, flush } = await createCliLogger(
         parseLogFormat(opts.logFormat),
         parseLogLevel(opts.logLevel),
       );

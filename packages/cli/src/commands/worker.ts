@@ -34,7 +34,7 @@ export function registerWorker(program: Command): void {
     .action(async (opts) => {
       const metricsPort =
         opts.metricsPort === undefined ? undefined : parsePort(opts.metricsPort, "--metrics-port");
-      const { logger, flush } = createCliLogger(
+      const { logger, flush } = await createCliLogger(
         parseLogFormat(opts.logFormat),
         parseLogLevel(opts.logLevel),
       );
