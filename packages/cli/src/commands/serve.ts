@@ -97,6 +97,16 @@ export function registerServe(program: Command): void {
         poolSize,
         role: opts.worker ? "tminus serve" : "tminus serve --no-worker",
       });
+      // Pending migrations were applied (or, with --no-migrate, the schema checked) by now.
+      logger.info(
+        {
+          event: "database_ready",
+          database: path,
+          kind: store.kind,
+          schema: opts.migrate ? "migrated" : "checked",
+        },
+        "database ready",
+      );
       const running = await startServer({
         store,
         config,

@@ -45,6 +45,16 @@ export function registerWorker(program: Command): void {
         poolSize,
         role: "tminus worker",
       });
+      // Pending migrations were applied (or, with --no-migrate, the schema checked) by now.
+      logger.info(
+        {
+          event: "database_ready",
+          database: path,
+          kind: store.kind,
+          schema: opts.migrate ? "migrated" : "checked",
+        },
+        "database ready",
+      );
       const metrics = metricsPort === undefined ? undefined : createMetrics();
       const metricsServer = metrics
         ? await startMetricsServer(metrics, metricsPort!, opts.metricsHost).catch(
