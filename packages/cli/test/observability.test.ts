@@ -4,6 +4,7 @@
 // request lines are matched to responses by X-Request-Id and carry no secret.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sqliteStore } from "@tminus/store";
@@ -13,7 +14,17 @@ import {
   privatePostgresReason,
   startPrivatePostgres,
 } from "./_private-postgres";
-import { type IssuedKey, issueKey, type Started, serve, stop, stopAll, until } from "./_processes";
+import {
+  api,
+  type IssuedKey,
+  issueKey,
+  type Started,
+  serve,
+  stop,
+  stopAll,
+  TIMER,
+  until,
+} from "./_processes";
 
 let dir = "";
 let config = "";
@@ -294,6 +305,83 @@ describe("tminus serve: health, metrics and logs", () => {
     // Nor anywhere in what the process printed (the keys existed before it started).
     expect(server.output()).not.toContain(key.secret);
   }, 30_000);
+
+  it("counts and logs webhook attempts by outcome, never with the destination's URL", async () => {
+    const hooks = join(dir, "hooks.json");
+    writeFileSync(
+      hooks,
+      JSON.stringify({
+        plans: { starter: { requests_per_minute: 100_000 } },
+        webhooks: { allow_http: true, allow_private_destinations: true, retry_delays_seconds: [1] },
+      }),
+    );
+    // The first attempt fails (500), the retry succeeds.
+    let calls = 0;
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        calls++;
+        res.writeHead(calls === 1 ? 500 : 204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    try {
+      const port = (receiver.address() as { port: number }).port;
+      const db = join(dir, "hooks.db");
+      const key = await issueKey(db, hooks, "hooked");
+      const server = await serve([
+        "--db",
+        db,
+        "--config",
+        hooks,
+        "--metrics-port",
+        "0",
+        "--log-format",
+        "json",
+      ]);
+      const metricsUrl = await metricsUrlOf(server);
+      const token = "s3cr3tt0ken";
+      const destination = await api(server.url, key, "POST", "/webhook-destinations", {
+        body: {
+          url: `http://127.0.0.1:${port}/receiver-xyz?token=${token}`,
+          events: ["timer.created"],
+        },
+      });
+      expect(destination.status).toBe(201);
+      const created = await api(server.url, key, "POST", "/timers", {
+        body: TIMER,
+        headers: { "idempotency-key": randomUUID() },
+      });
+      expect(created.status).toBe(201);
+      await until(
+        () => logLines(server).filter((l) => l.event === "webhook_attempt").length === 2,
+        15_000,
+        "two attempts in the log",
+      );
+      const attempts = logLines(server).filter((l) => l.event === "webhook_attempt");
+      expect(attempts.map((l) => [l.outcome, l.status, l.attempt])).toEqual([
+        ["retry", 500, 1],
+        ["succeeded", 204, 2],
+      ]);
+      expect(attempts[0]).toMatchObject({ destination_id: destination.json.data.id, level: 30 });
+      const metrics = await scrape(metricsUrl);
+      expect(value(metrics, "tminus_webhook_attempts_total", { outcome: "retry" })).toBe(1);
+      expect(value(metrics, "tminus_webhook_attempts_total", { outcome: "succeeded" })).toBe(1);
+      expect(value(metrics, "tminus_webhook_attempts_total", { outcome: "failed" })).toBe(0);
+      expect(value(metrics, "tminus_webhook_attempt_duration_seconds_count")).toBe(2);
+      expect(value(metrics, "tminus_webhook_outbox_pending")).toBe(0);
+      expect(value(metrics, "tminus_webhook_outbox_oldest_due_age_seconds")).toBe(0);
+      await stop(server.child);
+      const logs = logLines(server)
+        .map((l) => JSON.stringify(l))
+        .join("\n");
+      for (const secret of [token, "receiver-xyz", destination.json.data.secret, key.secret]) {
+        expect(logs).not.toContain(secret);
+      }
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
+  }, 40_000);
 
   it("rejects a bad --log-format and --metrics-port with one tminus: line", async () => {
     const { tminus } = await import("./_processes");
