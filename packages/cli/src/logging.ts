@@ -11,8 +11,8 @@ const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as
 /** A process's logger and how to write out what it still holds before exiting. */
 export interface CliLogger {
   logger: Logger;
-  /** Writes buffered lines now (before `process.exit`). */
-  flush(): void;
+  /** Resolves once the buffered lines are written (call before `process.exit`). */
+  flush(): Promise<void>;
 }
 
 /** `--log-format`: `json`, `pretty`, or absent (pretty on a terminal, JSON otherwise). */
@@ -36,7 +36,7 @@ export function parseLogLevel(value: string): string {
  */
 export async function createCliLogger(format: LogFormat, level: string): Promise<CliLogger> {
   const { pino } = await import("pino");
-  let destination: DestinationStream & { flushSync?: () => void };
+  let destination: DestinationStream;
   if (format === "pretty") {
     const { default: pretty } = await import("pino-pretty");
     destination = pretty({
@@ -52,11 +52,17 @@ export async function createCliLogger(format: LogFormat, level: string): Promise
   return {
     logger,
     flush() {
-      try {
-        destination.flushSync?.();
-      } catch {
-        // stdout already gone (the reader exited): nothing left to write to.
-      }
+      // Waits for the writes in flight, in order (a synchronous flush could overtake one);
+      // a reader that stopped reading gets one second, not a process that never exits.
+      const flushable = destination as { flush?: (done: (error?: Error) => void) => void };
+      if (format === "pretty" || !flushable.flush) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        flushable.flush!(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     },
   };
 }

@@ -33,17 +33,14 @@ function parseShutdownDelay(value: string): number {
  * Stops on SIGINT/SIGTERM: `close` finishes what is in flight, then the process exits.
  * `flush` writes out buffered log lines first.
  */
-export function stopOnSignals(close: () => Promise<void>, flush: () => void = () => {}): void {
+export function stopOnSignals(
+  close: () => Promise<void>,
+  flush: () => Promise<void> = async () => {},
+): void {
   const stop = () => {
     close().then(
-      () => {
-        flush();
-        process.exit(0);
-      },
-      () => {
-        flush();
-        process.exit(1);
-      },
+      () => flush().then(() => process.exit(0)),
+      () => flush().then(() => process.exit(1)),
     );
   };
   process.once("SIGINT", stop);
