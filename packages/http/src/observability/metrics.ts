@@ -1,6 +1,7 @@
+import { createRequire } from "node:module";
 import type { Store } from "@tminus/store";
 import type { WebhookAttemptReport } from "@tminus/webhooks";
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import { instrumentStore, StoreStats } from "./instrument-store";
 import { RequestStats } from "./request-stats";
 import { collectedMetric } from "./series";
@@ -93,6 +94,7 @@ const SCRAPE_STORE_TIMEOUT_MS = 1000;
  * app.get("/metrics", async (_req, res) => res.type(metrics.contentType).send(await metrics.metrics()));
  */
 export function createMetrics(options: MetricsOptions = {}): TminusMetrics {
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = loadPromClient();
   const registry = options.registry ?? new Registry();
   const registers = [registry];
   const requests = new RequestStats();
@@ -320,6 +322,16 @@ export function createMetrics(options: MetricsOptions = {}): TminusMetrics {
     },
   });
   return metrics;
+}
+
+/**
+ * prom-client, loaded on the first `createMetrics()`: it takes a good 100 ms to load, which
+ * every process importing @tminus/http (the CLI's key commands, a serverless cold start)
+ * would otherwise pay whether or not it keeps metrics. `require` from this module's URL (tsup
+ * shims it in the CJS build) resolves it where @tminus/http is installed.
+ */
+function loadPromClient(): typeof import("prom-client") {
+  return createRequire(import.meta.url)("prom-client");
 }
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
