@@ -52,18 +52,19 @@ export function instrumentStore<S extends Store>(store: S, how: StoreInstrumenta
   const { stats, tracing } = how;
   if (!stats && !tracing) return store;
   const out: Record<string | symbol, unknown> = { [INSTRUMENTED]: true };
-  for (const key of Object.keys(store)) {
-    const value = (store as unknown as Record<string, unknown>)[key];
-    if (typeof value !== "function") out[key] = value;
-    else if (key === "close") out[key] = value.bind(store);
-    else
-      out[key] = wrap(
-        store,
-        key,
-        value as (...args: unknown[]) => unknown,
-        stats ?? null,
-        tracing ?? null,
-      );
+  // Own properties and, for an adapter written as a class, its prototype's methods.
+  for (let from: object | null = store; from && from !== Object.prototype; ) {
+    for (const key of Object.getOwnPropertyNames(from)) {
+      if (key === "constructor" || key in out) continue;
+      const value = (store as unknown as Record<string, unknown>)[key];
+      if (typeof value !== "function") out[key] = value;
+      else if (key === "close") out[key] = value.bind(store);
+      else {
+        const fn = value as (...args: unknown[]) => unknown;
+        out[key] = wrap(store, key, fn, stats ?? null, tracing ?? null);
+      }
+    }
+    from = Object.getPrototypeOf(from);
   }
   return out as unknown as S;
 }
