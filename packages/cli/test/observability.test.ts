@@ -150,6 +150,12 @@ describe.skipIf(missingPg !== null)("readiness follows the database", () => {
       request_id: down!.requestId,
     });
     expect((await probe(live)).status).toBe(200);
+    // Log lines are written asynchronously: the line may follow the answer by a moment.
+    await until(
+      () => logLines(server).some((l) => l.event === "not_ready"),
+      5_000,
+      "the not_ready event in the log",
+    );
     const notReady = logLines(server).find((l) => l.event === "not_ready");
     expect(notReady).toMatchObject({ level: 40, reason: "store_unavailable" });
 
