@@ -177,7 +177,7 @@ describe("tminus serve: health, metrics and logs", () => {
       "--db",
       join(dir, "shutdown.db"),
       "--shutdown-delay",
-      "3",
+      "5",
       "--log-format",
       "json",
     ]);
@@ -191,7 +191,7 @@ describe("tminus serve: health, metrics and logs", () => {
         draining = await probe(`${server.url}/readyz`);
         return draining.status === 503;
       },
-      2_500,
+      4_000,
       "readiness 503 after SIGTERM",
     );
     expect(draining!.json.error).toMatchObject({
@@ -202,7 +202,7 @@ describe("tminus serve: health, metrics and logs", () => {
     // Still alive and still answering while the balancer drains it.
     expect((await probe(`${server.url}/healthz`)).status).toBe(200);
     expect(await exited).toBe(0);
-    expect(Date.now() - signalled).toBeGreaterThanOrEqual(3_000);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(5_000);
     expect(logLines(server).map((l) => l.event)).toEqual(
       expect.arrayContaining(["shutdown", "stopped"]),
     );
