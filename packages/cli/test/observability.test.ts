@@ -24,6 +24,7 @@ import {
   stopAll,
   TIMER,
   until,
+  worker,
 } from "./_processes";
 
 let dir = "";
@@ -388,6 +389,34 @@ describe("tminus serve: health, metrics and logs", () => {
       await new Promise<void>((r) => receiver.close(() => r()));
     }
   }, 40_000);
+
+  it("tminus worker serves its metrics and logs its events too", async () => {
+    const db = join(dir, "worker.db");
+    await issueKey(db, config, "worked");
+    const started = await worker([
+      "--db",
+      db,
+      "--config",
+      config,
+      "--metrics-port",
+      "0",
+      "--log-format",
+      "json",
+    ]);
+    const metricsUrl = await metricsUrlOf(started);
+    const samples = await scrape(metricsUrl);
+    expect(value(samples, "tminus_webhook_outbox_pending")).toBe(0);
+    expect(
+      value(samples, "tminus_store_operation_duration_seconds_count", {
+        operation: "claimDueDeliveries",
+      }),
+    ).toBeGreaterThan(0);
+    await stop(started.child);
+    expect(started.child.exitCode).toBe(0);
+    expect(logLines(started).map((l) => l.event)).toEqual(
+      expect.arrayContaining(["database_ready", "worker_started", "stopped"]),
+    );
+  }, 30_000);
 
   it("rejects a bad --log-format and --metrics-port with one tminus: line", async () => {
     const { tminus } = await import("./_processes");
