@@ -11,6 +11,7 @@
 // (the machine is shared and noisy). Build first: `pnpm build`.
 //
 //   node bench/hot-path.mjs [--rounds 5] [--seconds 5] [--connections 32] [--skip-render]
+//                           [--log-level info|warn]
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -26,6 +27,9 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "5" },
     connections: { type: "string", default: "32" },
     "skip-render": { type: "boolean", default: false },
+    // The server's log level: `info` writes a line per request (the default of `tminus
+    // serve`), `warn` none, as the runs before issue 25.
+    "log-level": { type: "string", default: "info" },
   },
 });
 const rounds = Number(values.rounds);
@@ -62,10 +66,16 @@ function start(args) {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
+    let listening = false;
     child.stdout.on("data", (c) => {
+      // After the banner only request log lines follow: read and dropped, never kept.
+      if (listening) return;
       out += c;
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
+      if (m) {
+        listening = true;
+        resolve({ child, url: m[1] });
+      }
     });
     child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
@@ -118,7 +128,20 @@ const key = JSON.parse(
     { encoding: "utf8" },
   ),
 );
-const tminus = await start([cli, "serve", "--port", "0", "--db", db, "--config", config]);
+const tminus = await start([
+  cli,
+  "serve",
+  "--port",
+  "0",
+  "--db",
+  db,
+  "--config",
+  config,
+  "--log-level",
+  values["log-level"],
+  "--log-format",
+  "json",
+]);
 const auth = { authorization: `Bearer ${key.secret}` };
 const json = { ...auth, "content-type": "application/json" };
 const timer = await (
@@ -299,7 +322,20 @@ await new Promise((r) => tminus.child.once("exit", r));
 // fresh process, median of three.
 const gifPath = new URL(gifUrl).pathname;
 async function firstImage(waitMs) {
-  const fresh = await start([cli, "serve", "--port", "0", "--db", db, "--config", config]);
+  const fresh = await start([
+    cli,
+    "serve",
+    "--port",
+    "0",
+    "--db",
+    db,
+    "--config",
+    config,
+    "--log-level",
+    values["log-level"],
+    "--log-format",
+    "json",
+  ]);
   await new Promise((r) => setTimeout(r, waitMs));
   const t = performance.now();
   const res = await fetch(`${fresh.url}${gifPath}?width=600`);

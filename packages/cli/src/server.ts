@@ -2,13 +2,17 @@ import { createServer, type Server } from "node:http";
 import {
   createAdmin,
   createHandler,
+  createMetrics,
   createNodeListener,
   handleClientError,
   type IssuedApiKey,
+  type Logger,
   type TminusConfig,
 } from "@tminus/http";
 import type { Store } from "@tminus/store";
 import { createWebhookWorker } from "@tminus/webhooks";
+import { type MetricsServer, startMetricsServer } from "./metrics-server";
+import { workerReports } from "./worker-reports";
 
 /** Options of `startServer`. */
 export interface StartServerOptions {
@@ -21,6 +25,17 @@ export interface StartServerOptions {
    * API processes beside `tminus worker` processes (`serve --no-worker`): HTTP only.
    */
   worker?: boolean;
+  /** Serve `/metrics` on this port (0: any free one), on a listener of its own. */
+  metricsPort?: number;
+  /** The interface of the metrics listener (default: `host`). */
+  metricsHost?: string;
+  /** Request lines, worker and shutdown events. Default: none (faults to console.error). */
+  logger?: Logger;
+  /**
+   * How long readiness answers 503 before the listener closes, on shutdown, in ms (default 0):
+   * the time a load balancer needs to notice and stop sending here.
+   */
+  shutdownDelayMs?: number;
 }
 
 /** A running server. */
@@ -29,6 +44,8 @@ export interface RunningServer {
   /** Keys created on first start (secrets included), or null when the store had accounts. */
   bootstrapped: IssuedApiKey[] | null;
   server: Server;
+  /** Where `/metrics` is served, or null without `metricsPort`. */
+  metricsUrl: string | null;
   /** Stops accepting, finishes webhook attempts in flight, flushes the request log, closes the store. */
   close(): Promise<void>;
 }
@@ -39,10 +56,19 @@ export interface RunningServer {
  * production key.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const { store, config } = options;
+  const { config, logger } = options;
   const runWorker = options.worker ?? true;
+  const metrics = options.metricsPort === undefined ? null : createMetrics();
+  // One timed store for the handler and the worker, so both show in the store's metrics.
+  const store = metrics ? metrics.instrumentStore(options.store) : options.store;
   // Without the worker, the purge belongs to the `tminus worker` processes too.
-  const handler = createHandler({ store, config, housekeeping: runWorker });
+  const handler = createHandler({
+    store,
+    config,
+    housekeeping: runWorker,
+    ...(metrics ? { metrics } : {}),
+    ...(logger ? { logger } : {}),
+  });
   const listener = createNodeListener(handler);
   let closing = false;
   const server = createServer((req, res) => {
@@ -58,6 +84,20 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  let metricsServer: MetricsServer | null = null;
+  if (metrics) {
+    try {
+      metricsServer = await startMetricsServer(
+        metrics,
+        options.metricsPort!,
+        options.metricsHost ?? options.host,
+      );
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await handler.close();
+      throw error;
+    }
+  }
   // Only once the port is ours: a server that cannot listen must not create the first keys,
   // whose secrets it could then never show.
   let bootstrapped: IssuedApiKey[] | null;
@@ -65,12 +105,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     bootstrapped = await createAdmin({ store, config }).bootstrap();
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await metricsServer?.close();
     await handler.close();
     throw error;
   }
   // The webhook worker runs beside the API: it fires time-based events and delivers the
   // outbox. Several `serve` processes on one database never send one attempt twice.
-  const worker = runWorker ? createWebhookWorker({ store, config }) : null;
+  const worker = runWorker
+    ? createWebhookWorker({ store, config, ...workerReports(logger, metrics) })
+    : null;
   worker?.start();
   // The render threads start now, beside the first requests, so the first email image finds
   // fonts read and an atlas built. Without @tminus/render this rejects; the image routes say
@@ -82,13 +125,22 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     url: `http://${printableHost(options.host)}:${port}`,
     bootstrapped,
     server,
+    metricsUrl: metricsServer?.url ?? null,
     async close() {
+      // Readiness goes 503 first, while the listener still answers: a load balancer probing it
+      // stops sending here before connections are refused.
+      handler.drain();
+      const delay = options.shutdownDelayMs ?? 0;
+      logger?.info({ event: "shutdown", delay_ms: delay }, "shutting down");
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       await drain(server, () => {
         closing = true;
       });
       await worker?.stop();
       await handler.close();
+      await metricsServer?.close();
       await store.close();
+      logger?.info({ event: "stopped" }, "stopped");
     },
   };
 }

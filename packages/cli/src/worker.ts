@@ -1,6 +1,12 @@
-import { createHousekeepingJob, type TminusConfig } from "@tminus/http";
+import {
+  createHousekeepingJob,
+  type Logger,
+  type TminusConfig,
+  type TminusMetrics,
+} from "@tminus/http";
 import type { Store } from "@tminus/store";
 import { createWebhookWorker } from "@tminus/webhooks";
+import { workerReports } from "./worker-reports";
 
 /** Options of `startWorker`. */
 export interface StartWorkerOptions {
@@ -8,6 +14,10 @@ export interface StartWorkerOptions {
   config: TminusConfig;
   /** Time between retention purges in ms (default one hour). */
   housekeepingIntervalMs?: number;
+  /** Attempt lines and faults. Default: faults to console.error. */
+  logger?: Logger;
+  /** Counts attempts and times the store (`createMetrics()`); expose its registry yourself. */
+  metrics?: TminusMetrics;
 }
 
 /** A running worker process's jobs. */
@@ -22,12 +32,20 @@ export interface RunningWorker {
  * delivery attempt is leased to one worker, and the purge is idempotent.
  */
 export function startWorker(options: StartWorkerOptions): RunningWorker {
-  const { store, config } = options;
-  const worker = createWebhookWorker({ store, config });
+  const { config, logger } = options;
+  const metrics = options.metrics ?? null;
+  const store = metrics ? metrics.instrumentStore(options.store) : options.store;
+  const worker = createWebhookWorker({ store, config, ...workerReports(logger, metrics) });
   const housekeeping = createHousekeepingJob({
     store,
     config,
     intervalMs: options.housekeepingIntervalMs,
+    ...(logger
+      ? {
+          onError: (error: unknown) =>
+            logger.error({ err: error, event: "housekeeping_fault" }, "purge failed"),
+        }
+      : {}),
   });
   worker.start();
   housekeeping.start();

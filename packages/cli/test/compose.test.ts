@@ -21,6 +21,7 @@ interface Service {
   environment?: Record<string, string>;
   depends_on?: string[] | Record<string, { condition: string }>;
   ports?: string[];
+  healthcheck?: { test: string[] };
 }
 
 const compose = parse(example("compose.yaml"), { merge: true }) as {
@@ -80,6 +81,11 @@ describe("examples/compose", () => {
     expect(workers).toHaveLength(1);
     expect(migrations).toHaveLength(1);
     for (const r of apis) expect(r.opts).toMatchObject({ worker: false, host: "0.0.0.0" });
+    // Each API process is probed on its readiness path, on the port it listens on.
+    for (const r of apis) {
+      const probe = r.service.healthcheck?.test.join(" ");
+      expect(probe, r.name).toContain(`http://127.0.0.1:${r.opts.port}/readyz`);
+    }
     // Processes that do not migrate start only after the migration succeeded.
     for (const r of [...apis, ...workers]) {
       expect(r.opts.migrate).toBe(false);

@@ -5,8 +5,13 @@ import { createDispatch, type Dispatch, type HandlerOptions } from "./handler";
 /** A Fetch-API handler: mount it in anything that speaks `Request`/`Response`. */
 export interface TminusHandler {
   (request: Request): Promise<Response>;
-  /** Flushes pending request-log entries; call on shutdown. */
+  /** Flushes pending request-log entries; call on shutdown. Readiness answers 503 from the start. */
   close(): Promise<void>;
+  /**
+   * Starts a shutdown: from now on the readiness probe answers 503, so a load balancer stops
+   * sending here while requests in flight finish. Call `close()` after the balancer's delay.
+   */
+  drain(): void;
   /**
    * Starts the render threads and has each draw the default look once, so the first email
    * image is answered in milliseconds instead of after the fonts and an atlas are prepared
@@ -34,6 +39,7 @@ export function createHandler(options: HandlerOptions): TminusHandler {
     toFetchResponse(await dispatch(fromFetchRequest(request)));
   return Object.assign(handler, {
     close: dispatch.close,
+    drain: dispatch.drain,
     prepare: dispatch.prepare,
     [DISPATCH]: dispatch as Dispatch,
   });

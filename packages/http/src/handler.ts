@@ -21,10 +21,15 @@ import {
   IncompleteBodyError,
 } from "./exchange";
 import { createHousekeeping } from "./housekeeping";
+import { createHealth, type HealthOptions } from "./observability/health";
+import { instrumentStore } from "./observability/instrument-store";
+import type { Logger, RequestLogLine } from "./observability/logger";
+import { metricsInternals, type TminusMetrics } from "./observability/metrics";
+import { createTracing, type SpanLike } from "./observability/tracing";
 import { OPENAPI_PATH, openApiEndpoint } from "./openapi/serve";
 import { RenderMissingError } from "./public/render-module";
 import { createPublicRoutes } from "./public/routes";
-import { isPublicPath } from "./public/urls";
+import { isPublicPath, publicRouteTemplate } from "./public/urls";
 import { createRateLimiter, type RateLimitState, setRateLimitHeaders } from "./rate-limit";
 import { createReadCache } from "./read-cache";
 import { createRequestLog, type RequestLog } from "./request-log";
@@ -58,6 +63,23 @@ export interface HandlerOptions {
    * another process owns the purge (`createHousekeepingJob`, run by `tminus worker`).
    */
   housekeeping?: boolean;
+  /**
+   * The liveness (`/healthz`) and readiness (`/readyz`) probes, under the handler's mount
+   * like every other path: other paths, or `false` to answer neither. Never metered, never
+   * rate limited, no key.
+   */
+  health?: HealthOptions | false;
+  /**
+   * Prometheus metrics (`createMetrics()`): requests, durations, the render pool, the image
+   * cache, the store and the outbox. Expose `metrics.registry` where you like.
+   */
+  metrics?: TminusMetrics;
+  /**
+   * Structured logs: one line per request (request id, route template, status, duration,
+   * account id; never the query string, a key or a secret) and unexpected faults. A pino
+   * logger fits. Default: no request lines, faults to console.error.
+   */
+  logger?: Logger;
 }
 
 export type { RouteContext, Services };
@@ -85,17 +107,26 @@ export type Dispatch = ((req: ApiRequest) => Promise<ApiResponse>) & {
 /** Builds the dispatcher shared by the Fetch and `node:http` front ends. */
 export function createDispatch(
   options: HandlerOptions,
-): Dispatch & { close(): Promise<void>; prepare(): Promise<void> } {
+): Dispatch & { close(): Promise<void>; prepare(): Promise<void>; drain(): void } {
   const config =
     options.config && "max_body_bytes" in options.config && "base_url" in options.config
       ? (options.config as TminusConfig)
       : resolveConfig(options.config as TminusConfigInput | undefined);
-  const store = options.store;
   const now = options.now ?? Date.now;
+  const logger = options.logger ?? null;
   const onError =
     options.onError ??
-    ((error: unknown, requestId: string) =>
-      console.error(`[tminus] internal error (request ${requestId})`, error));
+    (logger
+      ? (error: unknown, requestId: string) =>
+          logger.error({ err: error, request_id: requestId }, "internal error")
+      : (error: unknown, requestId: string) =>
+          console.error(`[tminus] internal error (request ${requestId})`, error));
+  const tracing = createTracing();
+  const metrics = options.metrics ? metricsInternals(options.metrics) : null;
+  // Every store call timed and traced when asked for; the same store otherwise.
+  const store = options.metrics
+    ? options.metrics.instrumentStore(options.store)
+    : instrumentStore(options.store, { tracing });
   const router = createRouter<AnyApiRoute>(API_PREFIX, apiRoutes);
   const cache = createReadCache(store);
   const limiter = createRateLimiter(store);
@@ -139,9 +170,23 @@ export function createDispatch(
     return services;
   };
 
+  const health = createHealth(store, options.health, (readiness) => {
+    if (readiness.ready) logger?.info({ event: "ready" }, "ready: the store answers");
+    else
+      logger?.warn(
+        { event: "not_ready", reason: readiness.reason, err: readiness.cause },
+        `not ready: ${readiness.reason}`,
+      );
+  });
+  metrics?.attach({
+    render: () => publicRoutes.figures(),
+    ready: () => health.check().then((r) => r.ready),
+  });
+
   let renderMissingReported = false;
   const basePath = normaliseBasePath(options.basePath);
-  const ownPath = (path: string) => handlesPath(path) || dashboard.handles(path);
+  const ownPath = (path: string) =>
+    handlesPath(path) || dashboard.handles(path) || health.handles(path);
   const handles = (path: string) => {
     if (basePath === "") return ownPath(path);
     return (
@@ -153,10 +198,19 @@ export function createDispatch(
   // The billing cycle of the last request: a month long, so worked out once a month.
   let cycle: BillingCycle = cycleAt(now());
 
-  const dispatch = async (incoming: ApiRequest): Promise<ApiResponse> => {
-    const started = performance.now();
-    const at = now();
-    const requestId = uuidv7(at);
+  /** What the request log line and the metrics need to know of a request, filled as it goes. */
+  interface Outcome {
+    route: string;
+    auth: AuthContext | undefined;
+  }
+
+  const answer = async (
+    incoming: ApiRequest,
+    at: number,
+    requestId: string,
+    started: number,
+    outcome: Outcome,
+  ): Promise<ApiResponse> => {
     const req = withinBasePath(incoming, basePath);
     if (req === null) {
       return stamp(
@@ -168,10 +222,17 @@ export function createDispatch(
         requestId,
       );
     }
+    // The probes come first: nothing else (no key, no meter, no rate limit) stands before them.
+    const probe = health.answer(req.method, req.path, requestId);
+    if (probe) {
+      outcome.route = req.path;
+      return stamp(withoutBodyForHead(req, await probe), requestId);
+    }
     const baseUrl = requestBaseUrl(req, { configured: config.base_url, trustProxy });
     // The API description is public (decisions.md): answered before authentication, so it
     // costs no rate-limit unit and leaves no request-log entry.
     if ((req.method === "GET" || req.method === "HEAD") && req.path === OPENAPI_PATH) {
+      outcome.route = OPENAPI_PATH;
       let doc: ApiResponse;
       try {
         doc = openApi(baseUrl);
@@ -182,6 +243,7 @@ export function createDispatch(
     }
     // Public render routes: no key, not metered, never in the request log.
     if (isPublicPath(req.path)) {
+      outcome.route = publicRouteTemplate(req.path);
       let pub: ApiResponse | null;
       try {
         pub = await publicRoutes(req, at, baseUrl);
@@ -203,6 +265,7 @@ export function createDispatch(
     }
     // The dashboard: signed-in people, not keys; not metered and not in the request log.
     if (dashboard.handles(req.path)) {
+      outcome.route = dashboardRoute;
       const page = await dashboard.handle(req, at, baseUrl, requestId);
       if (page) return stamp(withoutBodyForHead(req, page), requestId);
     }
@@ -215,6 +278,7 @@ export function createDispatch(
         throw new ApiError("not_found", `no route for ${req.method} ${req.path}`);
       }
       auth = await authenticate(cache, req.header("authorization"), at);
+      outcome.auth = auth;
       const limits = limitsFor(config, auth.account.plan, auth.key.environment);
       rate = await limiter.take(auth, limits, at);
       if (!(at >= cycle.starts_at && at < cycle.resets_at)) cycle = cycleAt(at);
@@ -229,6 +293,7 @@ export function createDispatch(
         );
       }
       template = found.template;
+      outcome.route = template;
       if (found.route.scope !== null && !hasScope(auth.key.scopes, found.route.scope)) {
         throw new ApiError(
           "forbidden",
@@ -252,6 +317,8 @@ export function createDispatch(
       response = toResponse(result, requestId);
     } catch (error) {
       response = toErrorResponse(error, requestId, onError);
+      // Refused before routing (no key, rate limited): labelled by the route it asked for.
+      if (!template && (metrics || logger)) outcome.route = apiRouteLabel(req);
     }
     stamp(response, requestId);
     if (rate) setRateLimitHeaders(response.headers, rate);
@@ -281,12 +348,83 @@ export function createDispatch(
     return response;
   };
 
+  const dashboardRoute = `${dashboard.path}/*`;
+  const apiRouteLabel = (req: ApiRequest) => {
+    const found = router.match(req.method, req.path.slice(API_PREFIX.length) || "/");
+    return found && "template" in found ? found.template : UNMATCHED_ROUTE;
+  };
+
+  /** The request's line in the log, its counts in the metrics, and its span. */
+  const observe = (
+    req: ApiRequest,
+    response: ApiResponse,
+    requestId: string,
+    started: number,
+    outcome: Outcome,
+  ) => {
+    const seconds = (performance.now() - started) / 1000;
+    metrics?.requests.record(outcome.route, req.method, response.status, seconds);
+    if (logger) {
+      const line: RequestLogLine = {
+        request_id: requestId,
+        method: req.method,
+        route: outcome.route,
+        status: response.status,
+        duration_ms: Math.round(seconds * 1e6) / 1000,
+      };
+      if (outcome.auth) {
+        line.account_id = outcome.auth.account.id;
+        line.environment = outcome.auth.key.environment;
+      }
+      logger.info(line, "request");
+    }
+  };
+
+  const dispatch = async (incoming: ApiRequest): Promise<ApiResponse> => {
+    const started = performance.now();
+    const at = now();
+    const requestId = uuidv7(at);
+    const outcome: Outcome = { route: UNMATCHED_ROUTE, auth: undefined };
+    const span = tracing?.start("tminus request", "server") ?? null;
+    const response = span
+      ? await tracing!.within(span, () => answer(incoming, at, requestId, started, outcome))
+      : await answer(incoming, at, requestId, started, outcome);
+    if (span) endRequestSpan(span, incoming, response, requestId, outcome.route);
+    if (metrics || logger) observe(incoming, response, requestId, started, outcome);
+    return response;
+  };
+
   const close = async () => {
+    health.drain();
     await Promise.all([requestLog.flush(), usage.flush()]);
     await housekeeping?.close();
     await publicRoutes.close();
   };
-  return Object.assign(dispatch, { close, handles, prepare: () => publicRoutes.prepare() });
+  return Object.assign(dispatch, {
+    close,
+    handles,
+    prepare: () => publicRoutes.prepare(),
+    drain: () => health.drain(),
+  });
+}
+
+/** The route label of a request no route took (a 404, or a path outside the mount). */
+const UNMATCHED_ROUTE = "unmatched";
+
+function endRequestSpan(
+  span: SpanLike,
+  req: ApiRequest,
+  response: ApiResponse,
+  requestId: string,
+  route: string,
+): void {
+  span.updateName(`${req.method} ${route}`);
+  span.setAttribute("http.request.method", req.method);
+  span.setAttribute("http.route", route);
+  span.setAttribute("http.response.status_code", response.status);
+  span.setAttribute("tminus.request_id", requestId);
+  if (response.status >= 500) span.setStatus({ code: 2 });
+  span.end();
 }
 
 /**

@@ -38,5 +38,8 @@ export {
   purgeExpired,
 } from "./housekeeping";
 export { createNodeListener, type NodeListener } from "./node";
+export { type HealthOptions, NOT_READY, type NotReadyReason } from "./observability/health";
+export type { Logger, RequestLogLine } from "./observability/logger";
+export { createMetrics, type MetricsOptions, type TminusMetrics } from "./observability/metrics";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
 export { SCOPES, type Scope } from "./scopes";

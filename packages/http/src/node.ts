@@ -15,7 +15,8 @@ export type NodeListener = (
 /**
  * Adapts a handler to `(req, res, next?)` for node:http, Express and Connect-style apps
  * (Fastify: `tminusFastify` from `@tminus/http/fastify`). Requests that are not the handler's
- * (anything but `/api/v1`, the public routes `/t/...` and `/embed.js`, and `/openapi.json`) go
+ * (anything but `/api/v1`, the public routes `/t/...` and `/embed.js`, `/openapi.json` and the
+ * health probes) go
  * to `next` when given, so the handler can sit in front of an existing app. A mount point that
  * strips its prefix (Express `app.use("/countdown", ...)`) works unchanged, its prefix kept in
  * every URL the handler builds.

@@ -10,9 +10,11 @@ import {
   createAdmin,
   createHandler,
   createNodeListener,
+  type HandlerOptions,
   handleClientError,
   type IssuedApiKey,
   type TminusConfigInput,
+  type TminusHandler,
 } from "../src/index";
 import { createResponseValidator, type ResponseValidator } from "./_openapi";
 
@@ -27,6 +29,8 @@ let responseValidator: ResponseValidator | undefined;
 export interface TestServer {
   url: string;
   store: Store;
+  /** The handler behind the server (to start a shutdown with `drain()`). */
+  handler: TminusHandler;
   admin: ReturnType<typeof createAdmin>;
   dbPath: string;
   /** Sets the server's clock (ms); `null` returns to the real clock. */
@@ -58,6 +62,8 @@ export async function startTestServer(
     baseUrlIsServer?: boolean;
     /** Store on a fresh PostgreSQL database (dropped on close) instead of a SQLite file. */
     postgres?: boolean;
+    /** More options of `createHandler` (metrics, logger, health...). */
+    handler?: Partial<HandlerOptions>;
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "tminus-http-"));
@@ -82,7 +88,7 @@ export async function startTestServer(
   const addr = server.address();
   const url = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;
   if (options.baseUrlIsServer) config = { ...config, base_url: url };
-  const handler = createHandler({ store, config, now, onError: () => {} });
+  const handler = createHandler({ store, config, now, onError: () => {}, ...options.handler });
   listener = createNodeListener(handler);
   const admin = createAdmin({ store, config, now });
   let accounts = 0;
@@ -90,6 +96,7 @@ export async function startTestServer(
   return {
     url,
     store,
+    handler,
     admin,
     dbPath,
     setNow(ms) {

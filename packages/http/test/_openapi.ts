@@ -46,10 +46,12 @@ export function createResponseValidator(): ResponseValidator {
     }
     return fn;
   };
-  const templates = Object.keys(doc.paths).map((template) => ({
-    template,
-    segments: template.split("/").filter(Boolean),
-  }));
+  // Path items with servers of their own (the health probes) live at the service's root;
+  // the others under /api/v1.
+  const atRoot = (template: string) => "servers" in doc.paths[template]!;
+  const templates = Object.keys(doc.paths)
+    .filter((template) => !atRoot(template))
+    .map((template) => ({ template, segments: template.split("/").filter(Boolean) }));
   const deref = <T>(value: Json, kind: "responses" | "headers"): [T, string | null] => {
     const ref = value.$ref as string | undefined;
     if (!ref) return [value as T, null];
@@ -103,6 +105,10 @@ export function createResponseValidator(): ResponseValidator {
   };
 
   function findOperation(relative: string, method: string) {
+    if (doc.paths[relative] && atRoot(relative)) {
+      const operation = doc.paths[relative]![method.toLowerCase()];
+      return operation ? { template: relative, operation } : null;
+    }
     if (relative !== PREFIX && !relative.startsWith(`${PREFIX}/`)) return null;
     const segments = relative.slice(PREFIX.length).split("/").filter(Boolean);
     for (const { template, segments: want } of templates) {

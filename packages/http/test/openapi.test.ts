@@ -16,9 +16,12 @@ const DOCS_FILE = fileURLToPath(new URL("../../../docs/openapi.json", import.met
 type Json = Record<string, any>;
 const doc = buildOpenApiDocument() as Json;
 const METHODS = ["get", "put", "post", "delete", "patch"];
-const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
-  METHODS.filter((m) => m in item).map((method) => ({ path, method, op: item[method] as Json })),
-);
+// The operations of /api/v1; the health probes (path items with their own root server) apart.
+const operations = Object.entries(doc.paths as Json)
+  .filter(([, item]) => !("servers" in item))
+  .flatMap(([path, item]) =>
+    METHODS.filter((m) => m in item).map((method) => ({ path, method, op: item[method] as Json })),
+  );
 
 let s: TestServer;
 beforeAll(async () => {
@@ -100,6 +103,24 @@ describe("the document", () => {
     walk(doc);
     expect(refs.size).toBeGreaterThan(20);
     for (const ref of refs) expect(resolve(ref), ref).toBeDefined();
+  });
+
+  it("documents the health probes at the service's root, without a key, as they answer", async () => {
+    const probes = Object.entries(doc.paths as Json).filter(([, item]) => "servers" in item);
+    expect(probes.map(([path]) => path)).toEqual(["/healthz", "/readyz"]);
+    for (const [path, item] of probes) {
+      expect(item.servers[0].url, path).toBe("{base_url}");
+      const served = buildOpenApiDocument({ baseUrl: BASE_URL }) as Json;
+      expect(served.paths[path].servers, path).toEqual([
+        { url: BASE_URL, description: "This service." },
+      ]);
+      expect(item.get.security, path).toEqual([]);
+      // The harness validates each answer against this document.
+      const res = await s.call("GET", path);
+      expect(res.status, path).toBe(200);
+      expect(res.json.request_id).toBe(res.headers.get("x-request-id"));
+    }
+    expect(Object.keys(doc.paths["/readyz"].get.responses)).toEqual(["200", "503"]);
   });
 
   it("documents every route of the route table, with its scope, and nothing else", () => {

@@ -20,6 +20,28 @@ export interface DeliverContext {
   retryDelaysMs: readonly number[];
   resolver?: HostResolver;
   random?: () => number;
+  /** Hears each recorded attempt (metrics, logs). */
+  onAttempt?: (report: WebhookAttemptReport) => void;
+}
+
+/**
+ * One delivery attempt as a worker reports it to `onAttempt`: ids and the outcome, never the
+ * destination's URL (it may carry a token) or the payload.
+ */
+export interface WebhookAttemptReport {
+  delivery_id: string;
+  destination_id: string;
+  account_id: string;
+  attempt: number;
+  /** `retry`: failed, another attempt is scheduled; `failed`: given up. */
+  outcome: "succeeded" | "retry" | "failed";
+  /** The receiver's HTTP status, or null when none came (timeout, refused address). */
+  status: number | null;
+  /** Why no 2xx came, when it did not (`timeout`, `destination_disabled`...). */
+  error: string | null;
+  duration_ms: number;
+  /** False when the lease was lost meanwhile and another worker owns the delivery. */
+  recorded: boolean;
 }
 
 /**
@@ -97,10 +119,26 @@ function record(
     "attempt" | "outcome" | "next_attempt_at" | "disable_destination"
   >,
 ): Promise<boolean> {
-  return ctx.store.recordAttempt({
+  const recorded = ctx.store.recordAttempt({
     delivery_id: claimed.id,
     worker_id: ctx.workerId,
     now: ctx.now(),
     ...input,
+  });
+  const onAttempt = ctx.onAttempt;
+  if (!onAttempt) return recorded;
+  return recorded.then((ok) => {
+    onAttempt({
+      delivery_id: claimed.id,
+      destination_id: claimed.destination.id,
+      account_id: claimed.account_id,
+      attempt: input.attempt.attempt,
+      outcome: input.outcome,
+      status: input.attempt.response_status,
+      error: input.attempt.error,
+      duration_ms: input.attempt.duration_ms,
+      recorded: ok,
+    });
+    return ok;
   });
 }

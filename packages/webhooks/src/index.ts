@@ -5,6 +5,7 @@
 // like on one store.
 
 export { type BlockedReason, blockedHost, blockedReason, normalizeHost } from "./address-policy";
+export type { WebhookAttemptReport } from "./deliver";
 export {
   changeEvent,
   eventPayload,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ClaimedDelivery, WebhookWorkerStore } from "@tminus/store";
-import { deliverOne } from "./deliver";
+import { deliverOne, type WebhookAttemptReport } from "./deliver";
 import type { HostResolver } from "./resolve";
 import { runSchedulerPass } from "./scheduler";
 import { resolveWebhookConfig, type WebhookConfig } from "./settings";
@@ -43,6 +43,11 @@ export interface WebhookWorkerOptions {
   resolver?: HostResolver;
   /** Receives unexpected faults; default console.error. */
   onError?: (error: unknown) => void;
+  /**
+   * Hears each recorded attempt: for metrics (`TminusMetrics.webhookAttempt` of @tminus/http)
+   * and logs. Called after the attempt is written; must not throw.
+   */
+  onAttempt?: (report: WebhookAttemptReport) => void;
 }
 
 /** A running delivery worker. */
@@ -83,6 +88,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     allowPrivate: settings.allow_private_destinations,
     retryDelaysMs: options.retryDelaysMs ?? settings.retry_delays_seconds.map((s) => s * 1000),
     resolver: options.resolver,
+    onAttempt: options.onAttempt,
   };
   // The lease outlives the longest attempt (the timeout) with a margin for recording it; a
   // worker that dies mid-attempt leaves its deliveries to others once the lease expires.

@@ -1,4 +1,11 @@
 import type { Command } from "commander";
+import {
+  createCliLogger,
+  LOG_FORMAT_HELP,
+  LOG_LEVEL_HELP,
+  parseLogFormat,
+  parseLogLevel,
+} from "../logging";
 import { CliError, DB_OPTION_HELP, loadConfig, openStore, parsePoolSize } from "../options";
 import { startServer } from "../server";
 
@@ -6,20 +13,38 @@ import { startServer } from "../server";
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = "127.0.0.1";
 
-function parsePort(value: string): number {
+/** A port option (`--port`, `--metrics-port`): an integer from 0 (any free port) to 65535. */
+export function parsePort(value: string, flag = "--port"): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new CliError(`--port must be an integer from 0 to 65535, got "${value}"`);
+    throw new CliError(`${flag} must be an integer from 0 to 65535, got "${value}"`);
   }
   return port;
 }
 
-/** Stops on SIGINT/SIGTERM: `close` finishes what is in flight, then the process exits. */
-export function stopOnSignals(close: () => Promise<void>): void {
+/** `--shutdown-delay`: seconds, from 0 to 300. */
+function parseShutdownDelay(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > 300) {
+    throw new CliError(
+      `--shutdown-delay must be a number of seconds from 0 to 300, got "${value}"`,
+    );
+  }
+  return seconds * 1000;
+}
+
+/**
+ * Stops on SIGINT/SIGTERM: `close` finishes what is in flight, then the process exits.
+ * `flush` writes out buffered log lines first.
+ */
+export function stopOnSignals(
+  close: () => Promise<void>,
+  flush: () => Promise<void> = async () => {},
+): void {
   const stop = () => {
     close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => flush().then(() => process.exit(0)),
+      () => flush().then(() => process.exit(1)),
     );
   };
   process.once("SIGINT", stop);
@@ -44,8 +69,27 @@ export function registerServe(program: Command): void {
     )
     .option("--no-migrate", "do not migrate the database; refuse to start unless it is current")
     .option("--pool-size <n>", "PostgreSQL connections of this process (default 10)")
+    .option(
+      "--metrics-port <n>",
+      "serve Prometheus metrics at /metrics on this port, a listener apart from the API's",
+    )
+    .option("--metrics-host <host>", "interface of the metrics listener (default: --host)")
+    .option("--log-format <format>", LOG_FORMAT_HELP)
+    .option("--log-level <level>", LOG_LEVEL_HELP, "info")
+    .option(
+      "--shutdown-delay <seconds>",
+      "on SIGTERM, answer /readyz with 503 this long before closing the listener, so a load balancer drains first",
+      "0",
+    )
     .action(async (opts) => {
       const port = parsePort(opts.port);
+      const metricsPort =
+        opts.metricsPort === undefined ? undefined : parsePort(opts.metricsPort, "--metrics-port");
+      const shutdownDelayMs = parseShutdownDelay(opts.shutdownDelay);
+      const { logger, flush } = await createCliLogger(
+        parseLogFormat(opts.logFormat),
+        parseLogLevel(opts.logLevel),
+      );
       const poolSize = parsePoolSize(opts.poolSize);
       // Without --base-url or a configured base_url, absolute URLs follow each request's Host.
       const config = loadConfig(opts.config, { base_url: opts.baseUrl ?? undefined });
@@ -54,17 +98,42 @@ export function registerServe(program: Command): void {
         poolSize,
         role: opts.worker ? "tminus serve" : "tminus serve --no-worker",
       });
+      // Pending migrations were applied (or, with --no-migrate, the schema checked) by now.
+      logger.info(
+        {
+          event: "database_ready",
+          database: path,
+          kind: store.kind,
+          schema: opts.migrate ? "migrated" : "checked",
+        },
+        "database ready",
+      );
       const running = await startServer({
         store,
         config,
         port,
         host: opts.host,
         worker: opts.worker,
+        metricsPort,
+        metricsHost: opts.metricsHost,
+        logger,
+        shutdownDelayMs,
       }).catch(async (err: unknown) => {
         await store.close().catch(() => {});
-        const code = (err as { code?: unknown } | null)?.code;
+        const {
+          code,
+          address,
+          port: busy,
+        } = (err ?? {}) as {
+          code?: unknown;
+          address?: string;
+          port?: number;
+        };
         if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
-          throw new CliError(`cannot listen on ${opts.host}:${port}: ${(err as Error).message}`);
+          // Node names the address and port that failed: the API's or the metrics listener's.
+          throw new CliError(
+            `cannot listen on ${address ?? opts.host}:${busy ?? port}: ${(err as Error).message}`,
+          );
         }
         throw err;
       });
@@ -83,6 +152,17 @@ export function registerServe(program: Command): void {
       }
       const role = opts.worker ? "" : ", HTTP only: no webhook worker, no purge";
       out.write(`tminus listening on ${running.url} (database ${path}${role})\n`);
-      stopOnSignals(() => running.close());
+      if (running.metricsUrl) out.write(`metrics on ${running.metricsUrl}\n`);
+      logger.info(
+        {
+          event: "listening",
+          url: running.url,
+          metrics_url: running.metricsUrl,
+          database: store.kind,
+          worker: opts.worker,
+        },
+        "listening",
+      );
+      stopOnSignals(() => running.close(), flush);
     });
 }

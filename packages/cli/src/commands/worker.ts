@@ -1,7 +1,16 @@
+import { createMetrics } from "@tminus/http";
 import type { Command } from "commander";
-import { DB_OPTION_HELP, loadConfig, openStore, parsePoolSize } from "../options";
+import {
+  createCliLogger,
+  LOG_FORMAT_HELP,
+  LOG_LEVEL_HELP,
+  parseLogFormat,
+  parseLogLevel,
+} from "../logging";
+import { startMetricsServer } from "../metrics-server";
+import { CliError, DB_OPTION_HELP, loadConfig, openStore, parsePoolSize } from "../options";
 import { startWorker } from "../worker";
-import { stopOnSignals } from "./serve";
+import { parsePort, stopOnSignals } from "./serve";
 
 /** `tminus worker`: webhook deliveries and the retention purge, no HTTP. */
 export function registerWorker(program: Command): void {
@@ -18,7 +27,17 @@ export function registerWorker(program: Command): void {
     )
     .option("--no-migrate", "do not migrate the database; refuse to start unless it is current")
     .option("--pool-size <n>", "PostgreSQL connections of this process (default 10)")
+    .option("--metrics-port <n>", "serve Prometheus metrics at /metrics on this port")
+    .option("--metrics-host <host>", "interface of the metrics listener", "127.0.0.1")
+    .option("--log-format <format>", LOG_FORMAT_HELP)
+    .option("--log-level <level>", LOG_LEVEL_HELP, "info")
     .action(async (opts) => {
+      const metricsPort =
+        opts.metricsPort === undefined ? undefined : parsePort(opts.metricsPort, "--metrics-port");
+      const { logger, flush } = await createCliLogger(
+        parseLogFormat(opts.logFormat),
+        parseLogLevel(opts.logLevel),
+      );
       const poolSize = parsePoolSize(opts.poolSize);
       const config = loadConfig(opts.config, { base_url: opts.baseUrl ?? undefined });
       const { store, path } = await openStore(opts.db, {
@@ -26,8 +45,33 @@ export function registerWorker(program: Command): void {
         poolSize,
         role: "tminus worker",
       });
-      const running = startWorker({ store, config });
+      // Pending migrations were applied (or, with --no-migrate, the schema checked) by now.
+      logger.info(
+        {
+          event: "database_ready",
+          database: path,
+          kind: store.kind,
+          schema: opts.migrate ? "migrated" : "checked",
+        },
+        "database ready",
+      );
+      const metrics = metricsPort === undefined ? undefined : createMetrics();
+      const metricsServer = metrics
+        ? await startMetricsServer(metrics, metricsPort!, opts.metricsHost).catch(
+            async (error: unknown) => {
+              await store.close().catch(() => {});
+              throw new CliError(`cannot listen for metrics: ${(error as Error).message}`);
+            },
+          )
+        : null;
+      const running = startWorker({ store, config, logger, ...(metrics ? { metrics } : {}) });
       process.stdout.write(`tminus worker running (database ${path})\n`);
-      stopOnSignals(() => running.close());
+      if (metricsServer) process.stdout.write(`metrics on ${metricsServer.url}\n`);
+      logger.info({ event: "worker_started", database: store.kind }, "worker running");
+      stopOnSignals(async () => {
+        await running.close();
+        await metricsServer?.close();
+        logger.info({ event: "stopped" }, "stopped");
+      }, flush);
     });
 }

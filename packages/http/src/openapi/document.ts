@@ -4,6 +4,7 @@ import { schemaComponents, schemaNameOf, schemaRefOf } from "../schemas/registry
 import { API_DESCRIPTION } from "./description";
 import { AUTH_ERRORS, type ErrorCase, errorResponses } from "./error-responses";
 import { successExamples } from "./examples";
+import { healthPaths } from "./health";
 import {
   HEADER_COMPONENTS,
   PARAMETER_COMPONENTS,
@@ -57,7 +58,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Record<strin
     servers: [server(options.baseUrl)],
     security: [{ [SECURITY_SCHEME]: [] }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
-    paths: sortPaths(paths),
+    paths: { ...sortPaths(paths), ...healthPaths(server(options.baseUrl, "")) },
     // The events sent to webhook destinations (decisions.md, Webhooks).
     webhooks: webhookEventDocs(),
     components: {
@@ -81,14 +82,15 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Record<strin
   };
 }
 
-function server(baseUrl: string | undefined) {
+/** The server entry: the API under `/api/v1`, or (suffix "") the service's root. */
+function server(baseUrl: string | undefined, suffix = "/api/v1") {
   if (baseUrl !== undefined) {
-    return { url: `${baseUrl.replace(/\/+$/, "")}/api/v1`, description: "This service." };
+    return { url: `${baseUrl.replace(/\/+$/, "")}${suffix}`, description: "This service." };
   }
   // The variable has no description of its own: swagger-parser (and orval, which uses it)
   // rejects one there, so the server's description says what `base_url` is.
   return {
-    url: "{base_url}/api/v1",
+    url: `{base_url}${suffix}`,
     description:
       "Your tminus deployment: `base_url` is its public base URL (config `base_url`), without a trailing slash.",
     variables: { base_url: { default: "http://localhost:8787" } },

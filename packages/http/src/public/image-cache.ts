@@ -16,6 +16,8 @@ export function createImageCache(maxBytes = 16 * 1024 * 1024) {
   const latest = new Map<string, Kept>();
   const inFlight = new Map<string, Promise<Uint8Array>>();
   let bytes = 0;
+  // For metrics; read when scraped.
+  const counts = { hits: 0, coalesced: 0, misses: 0 };
 
   const evict = () => {
     // Map keeps insertion order and hits are re-inserted: the first entries are the coldest.
@@ -40,12 +42,17 @@ export function createImageCache(maxBytes = 16 * 1024 * 1024) {
     ): Promise<Uint8Array> {
       const hit = done.get(key);
       if (hit) {
+        counts.hits++;
         done.delete(key);
         done.set(key, hit);
         return Promise.resolve(hit.bytes);
       }
       const running = inFlight.get(key);
-      if (running) return running;
+      if (running) {
+        counts.coalesced++;
+        return running;
+      }
+      counts.misses++;
       const promise = render().then(
         (rendered) => {
           inFlight.delete(key);
@@ -69,11 +76,13 @@ export function createImageCache(maxBytes = 16 * 1024 * 1024) {
       const kept = latest.get(family);
       return kept && now - kept.at <= maxAgeMs ? kept.bytes : null;
     },
-    /** Entries kept (for tests). */
+    /** Lookups so far: kept, joined a running render, or rendered. */
+    counts,
+    /** Entries kept (for tests and metrics). */
     get size() {
       return done.size;
     },
-    /** Bytes kept (for tests). */
+    /** Bytes kept (for tests and metrics). */
     get bytes() {
       return bytes;
     },

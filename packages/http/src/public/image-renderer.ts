@@ -1,4 +1,4 @@
-import type { ImageInput, RenderPool } from "@tminus/render";
+import type { ImageInput, RenderPool, RenderPoolStats } from "@tminus/render";
 import type { RenderConfig } from "../config";
 import { loadRender } from "./render-module";
 
@@ -13,6 +13,10 @@ export interface ImageRenderer {
   prepare(): Promise<void>;
   /** Stops the pool's threads (after the requests in flight are answered). */
   close(): Promise<void>;
+  /** The pool's counters, or null before it started (and with inline rendering). */
+  poolStats(): RenderPoolStats | null;
+  /** Images drawn so far, by kind (for metrics). */
+  readonly rendered: { gif: number; png: number };
 }
 
 /**
@@ -22,28 +26,37 @@ export interface ImageRenderer {
  */
 export function createImageRenderer(config: RenderConfig): ImageRenderer {
   let pool: Promise<RenderPool> | undefined;
+  let started: RenderPool | null = null;
+  const rendered = { gif: 0, png: 0 };
   const poolOf = () => {
-    pool ??= loadRender().then((r) =>
-      r.createRenderPool({
+    pool ??= loadRender().then((r) => {
+      started = r.createRenderPool({
         ...(config.threads === null ? {} : { threads: config.threads }),
         maxQueue: config.max_queue,
         cache: {
           atlasBytes: config.atlas_cache_mb * 1024 * 1024,
           frameBytes: config.frame_cache_mb * 1024 * 1024,
         },
-      }),
-    );
+      });
+      return started;
+    });
     return pool;
   };
   return {
     async render(kind, input) {
+      let bytes: Uint8Array;
       if (config.threads === 0) {
         const r = await loadRender();
-        return kind === "gif" ? r.renderGif(input) : r.renderPng(input);
+        bytes = await (kind === "gif" ? r.renderGif(input) : r.renderPng(input));
+      } else {
+        const p = await poolOf();
+        bytes = await (kind === "gif" ? p.renderGif(input) : p.renderPng(input));
       }
-      const p = await poolOf();
-      return kind === "gif" ? p.renderGif(input) : p.renderPng(input);
+      rendered[kind]++;
+      return bytes;
     },
+    poolStats: () => started?.stats() ?? null,
+    rendered,
     async prepare() {
       if (config.threads === 0) return;
       await (await poolOf()).ready;

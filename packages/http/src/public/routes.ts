@@ -15,6 +15,7 @@ import { clientAddress } from "../base-url";
 import { analyticsConfig, type TminusConfig, webhookConfig } from "../config";
 import type { ApiRequest, ApiResponse } from "../exchange";
 import { isUuid } from "../ids";
+import type { RenderFigures } from "../observability/metrics";
 import type { ReadCache } from "../read-cache";
 import { clientFamily } from "./client-family";
 import { clickTarget, endedImageRedirect, hostedPageFor, redirectTo } from "./go";
@@ -98,6 +99,8 @@ export function createPublicRoutes(deps: {
     deps.onError,
   );
   const renderer = createImageRenderer(deps.config.render);
+  // Requests answered while rendering was refused, for metrics.
+  const counts = { staleServed: 0, busy: 0 };
   let unavailable: Promise<{ gif: Uint8Array; png: Uint8Array }> | undefined;
 
   // Drawn once, on the render threads like every other image: never on the API's event loop.
@@ -187,10 +190,12 @@ export function createPublicRoutes(deps: {
       // image in an email; without one, 503 and when to come back.
       const stale = images.latestOf(family, now, STALE_IMAGE_MAX_MS);
       if (stale) {
+        counts.staleServed++;
         const served = binary(200, kind, stale);
         served.headers["tminus-image"] = "stale";
         return served;
       }
+      counts.busy++;
       return {
         status: 503,
         headers: {
@@ -353,6 +358,14 @@ export function createPublicRoutes(deps: {
       await renderer.prepare();
       await unavailableImages();
     },
+    /** What the render pool and the image cache did so far (read when metrics are scraped). */
+    figures: (): RenderFigures => ({
+      pool: renderer.poolStats(),
+      rendered: renderer.rendered,
+      staleServed: counts.staleServed,
+      busy: counts.busy,
+      cache: { ...images.counts, bytes: images.bytes, entries: images.size },
+    }),
     /** Draws an image on the same threads (the dashboard's unpublished previews). */
     render: (kind: "gif" | "png", input: ImageInput) => renderer.render(kind, input),
   });

@@ -32,4 +32,25 @@ export interface Store
   readonly kind: string;
   /** Releases the connection; the store is unusable afterwards. */
   close(): Promise<void>;
+  /**
+   * Resolves when the database answers and its schema is exactly the version this code knows;
+   * rejects with the reason otherwise. Readiness probes (`GET /readyz`) call it, so it reads
+   * only and stays cheap.
+   */
+  checkReady(): Promise<void>;
+  /**
+   * The connection pool's state, for metrics: connections open, idle, and callers waiting for
+   * one. Absent where there is no pool (SQLite is one in-process handle).
+   */
+  poolStats?(): PoolStats;
+}
+
+/** A connection pool's state at one instant (see `Store.poolStats`). */
+export interface PoolStats {
+  /** Connections open, busy or idle. */
+  total: number;
+  /** Open connections nobody uses. */
+  idle: number;
+  /** Callers queued for a connection. */
+  waiting: number;
 }

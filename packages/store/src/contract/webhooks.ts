@@ -324,4 +324,17 @@ export interface WebhookWorkerStore {
   listDueViewerEnds(input: { now: number; limit: number }): Promise<DueViewerEnd[]>;
   /** See {@link AdvanceViewerEndInput}; false when it was stale (nothing written). */
   advanceViewerEnd(input: AdvanceViewerEndInput): Promise<boolean>;
+  /**
+   * The outbox across every account, for metrics: pending deliveries and the earliest time one
+   * of them is due (null when none is pending). Walks the index of pending rows only.
+   */
+  outboxStats(): Promise<OutboxStats>;
+}
+
+/** What `outboxStats` answers. */
+export interface OutboxStats {
+  /** Deliveries still pending (first attempts and retries, due or not). */
+  pending: number;
+  /** The earliest `next_attempt_at` of a pending delivery (Unix ms), or null. */
+  oldest_due_at: number | null;
 }

@@ -1,4 +1,4 @@
-import type { Store } from "../contract";
+import type { PoolStats, Store } from "../contract";
 import { createDb } from "./_db";
 import { readGenerations } from "./_generations";
 import { createPostgresAccountStore } from "./accounts";
@@ -92,6 +92,14 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     ...createPostgresUserStore(db),
     readGenerations: () => readGenerations(db),
     ready: () => ready,
+    async checkReady() {
+      if (closed) throw new Error("tminus postgres store: the store is closed");
+      await ready;
+      // Read-only: a process that migrated at start still checks that no newer tminus has
+      // migrated the database since, and that the server answers at all.
+      await assertPostgresSchema(pool);
+    },
+    poolStats: () => poolStatsOf(pool),
     async close() {
       if (closed) return;
       closed = true;
@@ -100,6 +108,12 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       if (owned) await pool.end();
     },
   };
+}
+
+/** node-postgres' counters, when the pool is a `pg.Pool` (a pool you made may not have them). */
+function poolStatsOf(pool: PgPool): PoolStats {
+  const p = pool as PgPool & { totalCount?: number; idleCount?: number; waitingCount?: number };
+  return { total: p.totalCount ?? 0, idle: p.idleCount ?? 0, waiting: p.waitingCount ?? 0 };
 }
 
 function createPool(connectionString: string, max?: number): PgPool {

@@ -60,6 +60,10 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
       async readGenerations() {
         return generations.read();
       },
+      async checkReady() {
+        // Throws on a closed handle, and when another process migrated the file further.
+        assertMigrated(db);
+      },
       async close() {
         // Commit queued writes first; a handle the caller passed in is the caller's to close.
         write.drain();

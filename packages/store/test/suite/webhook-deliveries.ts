@@ -93,6 +93,30 @@ async function claimOwn(store: Store, account: Account, now: number, worker_id =
 /** The outbox, the workers' claim and record, replay and the time-rule schedule. */
 export function webhookDeliveryTests(ctx: SuiteContext): void {
   describe("webhook outbox", () => {
+    it("outboxStats counts pending deliveries of every account and names the earliest due", async () => {
+      // Relative to what earlier tests left pending in a shared database.
+      const before = await ctx.store.outboxStats();
+      const { account } = await withPending(ctx.store, 2);
+      const during = await ctx.store.outboxStats();
+      expect(during.pending - before.pending).toBe(2);
+      expect(during.oldest_due_at).not.toBeNull();
+      expect(during.oldest_due_at!).toBeLessThanOrEqual(T0);
+      const [first] = await claimOwn(ctx.store, account, T0 + 10);
+      const recorded = await ctx.store.recordAttempt({
+        delivery_id: first!.id,
+        worker_id: "w1",
+        now: T0 + 20,
+        attempt: attempt(1, { response_status: 200, response_body: "" }),
+        outcome: "succeeded",
+      });
+      expect(recorded).toBe(true);
+      expect((await ctx.store.outboxStats()).pending - before.pending).toBe(1);
+    });
+
+    it("checkReady resolves on a store whose schema is current", async () => {
+      await expect(ctx.store.checkReady()).resolves.toBeUndefined();
+    });
+
     it("a create records its events for destinations subscribed to them, with the row as written", async () => {
       const account = await newAccount(ctx.store);
       const stranger = await newAccount(ctx.store);

@@ -2,6 +2,7 @@ import type { WebhookStore, WebhookWorkerStore } from "../../contract";
 import type { Db } from "../_db";
 import { createWebhookDeliveryQueries } from "./deliveries";
 import { createWebhookDestinationQueries } from "./destinations";
+import { createOutboxStatsQuery } from "./outbox-stats";
 import { createWebhookRuleQueries } from "./rules";
 import { createWebhookScheduleQueries } from "./schedule";
 import { createViewerEventQueries, type ViewerEventQueries } from "./viewer-events";
@@ -18,6 +19,7 @@ export function createPostgresWebhookStore(
     ...createWebhookRuleQueries(db),
     ...createWebhookDeliveryQueries(db),
     ...createWebhookScheduleQueries(db),
+    ...createOutboxStatsQuery(db),
     ...createViewerEventQueries(db),
   };
 }

@@ -4,6 +4,7 @@ import type { SqliteDatabase } from "../database";
 import { createWebhookDeliveryQueries } from "./deliveries";
 import { createWebhookDestinationQueries } from "./destinations";
 import { createOutbox } from "./outbox";
+import { createOutboxStatsQuery } from "./outbox-stats";
 import { createWebhookRuleQueries } from "./rules";
 import { createWebhookScheduleQueries } from "./schedule";
 import { createViewerEventQueries, type ViewerEventQueries } from "./viewer-events";
@@ -22,6 +23,7 @@ export function createSqliteWebhookStore(
     ...createWebhookRuleQueries(db, write),
     ...createWebhookDeliveryQueries(db, write),
     ...createWebhookScheduleQueries(db, write, outbox),
+    ...createOutboxStatsQuery(db),
     ...createViewerEventQueries(db, write, outbox),
   };
 }

@@ -1,0 +1,89 @@
+import type { Logger } from "@tminus/http";
+import type { DestinationStream } from "pino";
+import { CliError } from "./errors";
+
+/** `--log-format`: one JSON object a line, or coloured lines for people. */
+export type LogFormat = "json" | "pretty";
+
+/** pino's levels, most severe first, and `silent`. */
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** JSON lines are written once this many bytes wait... */
+const FLUSH_BYTES = 4096;
+/** ...or after this long, so a quiet server's lines are never held longer. */
+const FLUSH_MS = 200;
+
+/** A process's logger and how to write out what it still holds before exiting. */
+export interface CliLogger {
+  logger: Logger;
+  /** Resolves once the buffered lines are written (call before `process.exit`). */
+  flush(): Promise<void>;
+}
+
+/** `--log-format`: `json`, `pretty`, or absent (pretty on a terminal, JSON otherwise). */
+export function parseLogFormat(value: string | undefined): LogFormat {
+  if (value === undefined) return process.stdout.isTTY ? "pretty" : "json";
+  if (value === "json" || value === "pretty") return value;
+  throw new CliError(`--log-format must be json or pretty, got "${value}"`);
+}
+
+/** `--log-level`: one of pino's levels. */
+export function parseLogLevel(value: string): string {
+  if ((LEVELS as readonly string[]).includes(value)) return value;
+  throw new CliError(`--log-level must be one of ${LEVELS.join(", ")}, got "${value}"`);
+}
+
+/**
+ * The process's logger, on stdout. JSON lines go through an asynchronous, buffered destination:
+ * the request's path never waits for a write, and lines leave in batches (at most 200 ms late).
+ * Pretty lines are for a terminal, written as they come. pino (and pino-pretty) are loaded
+ * here, so commands that do not log (`keys`, `render`...) never load them.
+ */
+export async function createCliLogger(format: LogFormat, level: string): Promise<CliLogger> {
+  const { pino } = await import("pino");
+  let destination: DestinationStream;
+  if (format === "pretty") {
+    const { default: pretty } = await import("pino-pretty");
+    destination = pretty({
+      colorize: Boolean(process.stdout.isTTY),
+      sync: true,
+      ignore: "pid,hostname",
+      translateTime: "SYS:HH:MM:ss.l",
+    });
+  } else {
+    // Lines leave in writes of 4 KiB (about 20 request lines) or every 200 ms, whichever comes
+    // first: a write to a pipe per request cost the server more CPU than the request itself.
+    const stream = pino.destination({ dest: 1, sync: false, minLength: FLUSH_BYTES });
+    setInterval(() => {
+      try {
+        stream.flush();
+      } catch {
+        // stdout is gone (the reader exited): nothing left to write to.
+      }
+    }, FLUSH_MS).unref();
+    destination = stream;
+  }
+  const logger = pino({ level, base: { pid: process.pid } }, destination);
+  return {
+    logger,
+    flush() {
+      // Waits for the writes in flight, in order (a synchronous flush could overtake one);
+      // a reader that stopped reading gets one second, not a process that never exits.
+      const flushable = destination as { flush?: (done: (error?: Error) => void) => void };
+      if (format === "pretty" || !flushable.flush) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        flushable.flush!(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+/** The help texts of the logging options serve and worker share. */
+export const LOG_FORMAT_HELP =
+  "log format: json or pretty (default: pretty on a terminal, else json)";
+export const LOG_LEVEL_HELP =
+  "least severe level logged: fatal, error, warn, info, debug, trace, silent";
