@@ -19,10 +19,11 @@ import type { ReadCache } from "../read-cache";
 import { clientFamily } from "./client-family";
 import { createImageCache } from "./image-cache";
 import { createImageRenderer, isQueueFull } from "./image-renderer";
+import { unfilledMergeTagParam } from "./merge-tags";
 import { loadRender } from "./render-module";
 import { FONTS_PREFIX } from "./urls";
 import { createViewCounter, viewerIdentity } from "./view-counter";
-import { recipientOf, rememberFirstViews, resolveViewer } from "./viewer";
+import { previewViewer, recipientOf, rememberFirstViews, resolveViewer } from "./viewer";
 import { createViewerEvents } from "./viewer-events";
 
 /** How old an image may be to stand in for one that rendering refused under load. */
@@ -293,19 +294,27 @@ export function createPublicRoutes(deps: {
     const options = kind === "gif" || kind === "png" ? imageOptions(req) : null;
     if ((kind === "gif" || kind === "png") && !options) return notShown(kind, 400);
     const { definition, clock } = timerData(timer);
-    const { viewer, setCookie } = await resolveViewer(firstViews, timer, req, now, {
-      page: kind === "page" || kind === "embed",
-      // Served over https: the cookie must never travel in clear.
-      secureCookie: baseUrl.startsWith("https:"),
-      // The cookie is scoped to this timer's pages under the mount prefix, or it never returns.
-      cookiePath: `${new URL(baseUrl).pathname.replace(/\/+$/, "")}/t/${timer.id}`,
-    });
+    // A merge tag the platform left unfilled is a test send: a preview, and no one is counted.
+    const preview = unfilledMergeTagParam(req) !== null;
+    const { viewer, setCookie } = preview
+      ? { viewer: previewViewer(timer, now), setCookie: undefined }
+      : await resolveViewer(firstViews, timer, req, now, {
+          page: kind === "page" || kind === "embed",
+          // Served over https: the cookie must never travel in clear.
+          secureCookie: baseUrl.startsWith("https:"),
+          // The cookie is scoped to this timer's pages under the mount prefix, or it never returns.
+          cookiePath: `${new URL(baseUrl).pathname.replace(/\/+$/, "")}/t/${timer.id}`,
+        });
     const status = computeStatus({ definition, clock, viewer }, now);
     const response =
       kind === "gif" || kind === "png"
         ? await image(kind, timer, status, options!, now)
         : await page(kind, timer, status, now, baseUrl);
     if (setCookie) response.headers["set-cookie"] = setCookie;
+    if (preview) {
+      response.headers["x-tminus-preview"] = "unfilled-merge-tag";
+      return response;
+    }
     // A view is what was shown: a 503 under load showed nothing. HEAD checks count too: a
     // proxy that asks HEAD then GET is told apart by nothing the request carries.
     if (response.status === 200) {
