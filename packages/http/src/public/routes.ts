@@ -3,6 +3,7 @@ import {
   computeStatus,
   EMBED_SCRIPT_PATH,
   IMAGE_SIZE,
+  inViewerTimezone,
   PUBLIC_PREFIX,
   publicUrls,
   snapWidth,
@@ -305,12 +306,19 @@ export function createPublicRoutes(deps: {
           // The cookie is scoped to this timer's pages under the mount prefix, or it never returns.
           cookiePath: `${new URL(baseUrl).pathname.replace(/\/+$/, "")}/t/${timer.id}`,
         });
-    const status = computeStatus({ definition, clock, viewer }, now);
+    // `tz`: the viewer's zone, for a wall-clock deadline its owner lets follow the viewer. One
+    // that cannot apply (not allowed, not a zone) falls back to the timer's own zone and the
+    // response says so: an email image is never broken over a bad parameter.
+    const tz = req.query.get("tz");
+    const zoned = tz === null ? null : inViewerTimezone(definition, tz);
+    const shown = zoned?.applied ? zoned.definition : definition;
+    const status = computeStatus({ definition: shown, clock, viewer }, now);
     const response =
       kind === "gif" || kind === "png"
         ? await image(kind, timer, status, options!, now)
         : await page(kind, timer, status, now, baseUrl);
     if (setCookie) response.headers["set-cookie"] = setCookie;
+    if (zoned && !zoned.applied) response.headers["x-tminus-timezone-ignored"] = zoned.reason;
     if (preview) {
       response.headers["x-tminus-preview"] = "unfilled-merge-tag";
       return response;
