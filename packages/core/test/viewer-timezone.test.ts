@@ -51,6 +51,12 @@ describe("inViewerTimezone", () => {
       allow_viewer_timezone: true,
     });
     expect(inViewerTimezone(recurring, "Asia/Tokyo").definition.timezone).toBe("Asia/Tokyo");
+    const ownZone = { ...recurring, allow_viewer_timezone: false };
+    expect(inViewerTimezone(ownZone, "Asia/Tokyo")).toEqual({
+      definition: ownZone,
+      applied: false,
+      reason: "not_allowed",
+    });
     const duration = created({ type: "duration", duration_seconds: 60 });
     expect(inViewerTimezone(duration, "Asia/Tokyo").applied).toBe(false);
   });

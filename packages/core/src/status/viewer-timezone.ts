@@ -9,6 +9,7 @@ import { isCanonicalTimeZone } from "../time/timezones";
 /** Whether `definition` counts to a wall time that its owner lets each viewer read in their zone. */
 export function followsViewerTimezone(definition: TimerDefinition): boolean {
   if (definition.type === "recurring") return definition.allow_viewer_timezone === true;
+  // Stryker disable next-line ConditionalExpression: equivalent, no other type's schema admits allow_viewer_timezone.
   if (definition.type === "fixed")
     return definition.allow_viewer_timezone === true && definition.deadline_local !== undefined;
   return false;
