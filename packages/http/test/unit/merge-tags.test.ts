@@ -70,6 +70,9 @@ const REAL: readonly string[] = [
   "user_42.test~x",
   "100%",
   "50%25",
+  // Escapes that do not decode (a lone % after one, bytes that are not UTF-8): left as they are.
+  "50%25%",
+  "%C3%28",
 ];
 
 describe("unfilled merge tags", () => {
