@@ -89,6 +89,11 @@ export type {
   ViewerContext,
 } from "./status/types";
 export {
+  followsViewerTimezone,
+  inViewerTimezone,
+  type ViewerTimezoneResult,
+} from "./status/viewer-timezone";
+export {
   formatLocalDateTime,
   type LocalDateTime,
   parseLocalDateTime,

@@ -47,6 +47,7 @@ describe("validateTimerCreate: valid bodies", () => {
       metadata: {},
       look: DEFAULT_LOOK,
       ended: { text: "Ended" },
+      allow_viewer_timezone: false,
     });
   });
 

@@ -62,6 +62,9 @@ export function timerView(row: TimerRow, baseUrl?: string): Record<string, unkno
     specific["deadline_at"] = formatInstant(fixedDeadlineMs(definition));
     specific["deadline_local"] = definition.deadline_local ?? null;
   }
+  // Rows stored before the field existed read as its default.
+  if (definition.type === "fixed" || definition.type === "recurring")
+    specific["allow_viewer_timezone"] = definition.allow_viewer_timezone ?? false;
   return {
     id: row.id,
     object: "timer",

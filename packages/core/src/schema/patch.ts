@@ -10,6 +10,7 @@ import { offsetDateTime, seconds, timeZone } from "./fields";
 import { toValidationIssues, type ValidationResult } from "./issues";
 import { lookSchema } from "./look";
 import {
+  allowViewerTimezoneField,
   deadlineAtField,
   deadlineLocalField,
   metadataField,
@@ -42,6 +43,7 @@ export const timerPatchSchemas = {
     ...common("fixed"),
     deadline_at: deadlineAtField().optional(),
     deadline_local: deadlineLocalField().optional(),
+    allow_viewer_timezone: allowViewerTimezoneField().nullable().optional(),
   }),
   duration: z.strictObject({
     ...common("duration"),
@@ -53,6 +55,7 @@ export const timerPatchSchemas = {
     // A recurring timer cannot lose its zone, so no null here.
     timezone: timeZone().optional(),
     recurrence: recurrenceSchema.optional(),
+    allow_viewer_timezone: allowViewerTimezoneField().nullable().optional(),
   }),
   personalized: z.strictObject({
     ...common("personalized"),

@@ -137,6 +137,16 @@ export function deadlineLocalField() {
   });
 }
 
+/** `allow_viewer_timezone` of fixed and recurring timers. */
+export function allowViewerTimezoneField() {
+  return z.boolean().meta({
+    description:
+      "Let each viewer's `tz` URL parameter read the wall-clock deadline (a fixed timer's " +
+      "deadline_local, a recurring timer's rule) in their own zone: \"ends at midnight " +
+      'wherever you are". No effect on a fixed timer given as deadline_at. Default false.',
+  });
+}
+
 /**
  * A timer counting down to one instant, given as `deadline_at` or as
  * `deadline_local` plus `timezone`. Exactly one of the two is required; that
@@ -148,6 +158,7 @@ export const fixedTimerSchema = z
     ...common(),
     deadline_at: deadlineAtField().optional(),
     deadline_local: deadlineLocalField().optional(),
+    allow_viewer_timezone: allowViewerTimezoneField().default(false),
   })
   .meta({
     // The cross-field rule, for JSON Schema readers: one form or the other, never both.
@@ -181,6 +192,7 @@ export const recurringTimerSchema = z.strictObject({
   // Wall-clock occurrences mean nothing without a zone, so no default here.
   timezone: timeZone(),
   recurrence: recurrenceSchema,
+  allow_viewer_timezone: allowViewerTimezoneField().default(false),
 });
 
 /** A timer whose deadline comes from each recipient's URL. */

@@ -3,6 +3,7 @@ import {
   computeStatus,
   EMBED_SCRIPT_PATH,
   IMAGE_SIZE,
+  inViewerTimezone,
   PUBLIC_PREFIX,
   publicUrls,
   snapWidth,
@@ -21,10 +22,11 @@ import { clientFamily } from "./client-family";
 import { clickTarget, endedImageRedirect, hostedPageFor, redirectTo } from "./go";
 import { createImageCache } from "./image-cache";
 import { createImageRenderer, isQueueFull } from "./image-renderer";
+import { unfilledMergeTagParam } from "./merge-tags";
 import { loadRender } from "./render-module";
 import { FONTS_PREFIX } from "./urls";
 import { createViewCounter, viewerIdentity } from "./view-counter";
-import { recipientOf, rememberFirstViews, resolveViewer } from "./viewer";
+import { previewViewer, recipientOf, rememberFirstViews, resolveViewer } from "./viewer";
 import { createViewerEvents } from "./viewer-events";
 
 /** How old an image may be to stand in for one that rendering refused under load. */
@@ -300,20 +302,33 @@ export function createPublicRoutes(deps: {
     const options = kind === "gif" || kind === "png" ? imageOptions(req) : null;
     if ((kind === "gif" || kind === "png") && !options) return notShown(kind, 400);
     const { definition, clock } = timerData(timer);
-    const { viewer, setCookie } = await resolveViewer(firstViews, timer, req, now, {
-      page: kind === "page" || kind === "embed",
-      // Served over https: the cookie must never travel in clear.
-      secureCookie: baseUrl.startsWith("https:"),
-      // The cookie is scoped to this timer's pages under the mount prefix, or it never returns.
-      cookiePath: `${new URL(baseUrl).pathname.replace(/\/+$/, "")}/t/${timer.id}`,
-    });
-    const status = computeStatus({ definition, clock, viewer }, now);
+    // A merge tag the platform left unfilled is a test send: a preview, and no one is counted.
+    const preview = unfilledMergeTagParam(req) !== null;
+    const { viewer, setCookie } = preview
+      ? { viewer: previewViewer(timer, now), setCookie: undefined }
+      : await resolveViewer(firstViews, timer, req, now, {
+          page: kind === "page" || kind === "embed",
+          // Served over https: the cookie must never travel in clear.
+          secureCookie: baseUrl.startsWith("https:"),
+          // The cookie is scoped to this timer's pages under the mount prefix, or it never returns.
+          cookiePath: `${new URL(baseUrl).pathname.replace(/\/+$/, "")}/t/${timer.id}`,
+        });
+    // `tz`: the viewer's zone, for a wall-clock deadline its owner lets follow the viewer. One
+    // that cannot apply (not allowed, not a zone) falls back to the timer's own zone and the
+    // response says so: an email image is never broken over a bad parameter.
+    const tz = req.query.get("tz");
+    const zoned = tz === null ? null : inViewerTimezone(definition, tz);
+    const shown = zoned?.applied ? zoned.definition : definition;
+    const status = computeStatus({ definition: shown, clock, viewer }, now);
     if (kind === "go") {
       // A click is not a view (analytics count what was shown), but a click can be the
-      // recipient's first sight of the timer (images off): it starts their countdown.
-      viewerEvents.observe({ timer, viewer, recipient: recipientOf(req), now, baseUrl });
+      // recipient's first sight of the timer (images off): it starts their countdown. A test
+      // send's click (an unfilled merge tag) starts nothing.
+      if (!preview) {
+        viewerEvents.observe({ timer, viewer, recipient: recipientOf(req), now, baseUrl });
+      }
       const hosted = hostedPageFor(req, publicUrls(baseUrl, timer.id).page);
-      return redirectTo(clickTarget(definition, status, hosted));
+      return redirectTo(clickTarget(shown, status, hosted));
     }
     const response =
       kind === "gif" || kind === "png"
@@ -321,6 +336,11 @@ export function createPublicRoutes(deps: {
           (await image(kind, timer, status, options!, now)))
         : await page(kind, timer, status, now, baseUrl);
     if (setCookie) response.headers["set-cookie"] = setCookie;
+    if (zoned && !zoned.applied) response.headers["x-tminus-timezone-ignored"] = zoned.reason;
+    if (preview) {
+      response.headers["x-tminus-preview"] = "unfilled-merge-tag";
+      return response;
+    }
     // A view is what was shown: a 503 under load showed nothing. HEAD checks count too: a
     // proxy that asks HEAD then GET is told apart by nothing the request carries.
     // The ended image's redirect is a view too: it is what the email showed.

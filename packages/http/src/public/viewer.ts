@@ -76,6 +76,15 @@ export async function resolveViewer(
 }
 
 /**
+ * The viewer a test send (an unfilled merge tag, see merge-tags.ts) is shown as: on a duration
+ * timer one whose countdown starts now, so the preview shows the full duration; on a
+ * personalized timer none, so it shows the personalization fallback. Nothing is stored.
+ */
+export function previewViewer(timer: TimerRecord, now: number): ViewerContext | undefined {
+  return timerData(timer).definition.type === "duration" ? { start_at: now } : undefined;
+}
+
+/**
  * `store.recordFirstView` behind a memory of the answers: a viewer's first view never changes
  * once stored, so every later image of a campaign recipient is served without a store write.
  */
