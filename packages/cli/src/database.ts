@@ -94,6 +94,13 @@ export interface OpenedDatabase {
   store: Store;
   /** The file path, or the URL without its password. */
   label: string;
+  /** The migrations this open applied (empty when none were pending, or with migrate off). */
+  applied: number[];
+}
+
+/** The versions above `from` (null: a new database) that a migration list brings. */
+function pendingVersions(versions: readonly { version: number }[], from: number | null): number[] {
+  return versions.map((m) => m.version).filter((v) => v > (from ?? 0));
 }
 
 /**
@@ -127,7 +134,14 @@ export async function openDatabase(
       // Remembered, so a command that then fails leaves no database behind (see created.ts).
       makeFolder(dirname(target.path));
       if (!found) rememberNewDatabase(target.path);
-      return { store: sqliteStore({ path: target.path, migrate }), label: target.path };
+      // Read before opening: opening is what migrates a SQLite file.
+      const from = migrate && found ? await sqliteVersionOrNull(target.path) : null;
+      const store = sqliteStore({ path: target.path, migrate });
+      return {
+        store,
+        label: target.path,
+        applied: migrate ? pendingVersions(MIGRATIONS, from) : [],
+      };
     } catch (error) {
       // The store's own wording speaks to library users; say what to run instead.
       const message = oneLine(error)
@@ -139,7 +153,10 @@ export async function openDatabase(
   }
   const pool = await createPool(target, options);
   const store = postgresStore({ pool, migrate });
+  let applied: number[] = [];
   try {
+    // Another process may migrate at the same moment: this is what this one saw pending.
+    if (migrate) applied = pendingVersions(POSTGRES_MIGRATIONS, await postgresSchemaVersion(pool));
     await store.ready();
   } catch (error) {
     await store.close().catch(() => {});
@@ -156,6 +173,7 @@ export async function openDatabase(
       },
     }),
     label: target.label,
+    applied,
   };
 }
 
@@ -179,8 +197,7 @@ export async function migrateDatabase(target: DatabaseTarget): Promise<MigrateRe
     await store.close();
     const to = MIGRATIONS.at(-1)?.version ?? 0;
     // Opening migrated it: what it applied is every version above the one it had.
-    const applied = MIGRATIONS.map((m) => m.version).filter((v) => v > (from ?? 0));
-    return { label, kind: "sqlite", from, to, applied };
+    return { label, kind: "sqlite", from, to, applied: pendingVersions(MIGRATIONS, from) };
   }
   const pool = await createPool(target, { role: "tminus migrate", poolSize: 1 });
   try {

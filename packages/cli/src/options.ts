@@ -15,9 +15,9 @@ export { CliError, DEFAULT_DB };
 export async function openStore(
   db: string | undefined,
   options: OpenOptions = {},
-): Promise<{ store: Store; path: string }> {
-  const { store, label } = await openDatabase(parseDatabaseTarget(db), options);
-  return { store, path: label };
+): Promise<{ store: Store; path: string; applied: number[] }> {
+  const { store, label, applied } = await openDatabase(parseDatabaseTarget(db), options);
+  return { store, path: label, applied };
 }
 
 /** Reads and validates the JSON config file of `--config` (defaults when absent). */

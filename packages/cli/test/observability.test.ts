@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sqliteStore } from "@tminus/store/sqlite";
+import { MIGRATIONS, sqliteStore } from "@tminus/store/sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type PrivatePostgres,
@@ -207,6 +207,9 @@ describe("tminus serve: health, metrics and logs", () => {
     expect(logLines(server).map((l) => l.event)).toEqual(
       expect.arrayContaining(["shutdown", "stopped"]),
     );
+    // A new database: the migration event names every version this start applied.
+    const ready = logLines(server).find((l) => l.event === "database_ready");
+    expect(ready.applied).toEqual(MIGRATIONS.map((m) => m.version));
   }, 30_000);
 
   it("serves /metrics on the metrics port only, and its counters move by exactly the requests made", async () => {
@@ -416,6 +419,8 @@ describe("tminus serve: health, metrics and logs", () => {
     expect(logLines(started).map((l) => l.event)).toEqual(
       expect.arrayContaining(["database_ready", "worker_started", "stopped"]),
     );
+    // The database was made (and migrated) by `keys create`: nothing left to apply.
+    expect(logLines(started).find((l) => l.event === "database_ready").applied).toEqual([]);
   }, 30_000);
 
   it("rejects a bad --log-format and --metrics-port with one tminus: line", async () => {

@@ -93,7 +93,7 @@ export function registerServe(program: Command): void {
       const poolSize = parsePoolSize(opts.poolSize);
       // Without --base-url or a configured base_url, absolute URLs follow each request's Host.
       const config = loadConfig(opts.config, { base_url: opts.baseUrl ?? undefined });
-      const { store, path } = await openStore(opts.db, {
+      const { store, path, applied } = await openStore(opts.db, {
         migrate: opts.migrate,
         poolSize,
         role: opts.worker ? "tminus serve" : "tminus serve --no-worker",
@@ -105,6 +105,8 @@ export function registerServe(program: Command): void {
           database: path,
           kind: store.kind,
           schema: opts.migrate ? "migrated" : "checked",
+          // The migration event: which versions this start applied (none when up to date).
+          applied,
         },
         "database ready",
       );

@@ -40,7 +40,7 @@ export function registerWorker(program: Command): void {
       );
       const poolSize = parsePoolSize(opts.poolSize);
       const config = loadConfig(opts.config, { base_url: opts.baseUrl ?? undefined });
-      const { store, path } = await openStore(opts.db, {
+      const { store, path, applied } = await openStore(opts.db, {
         migrate: opts.migrate,
         poolSize,
         role: "tminus worker",
@@ -52,6 +52,8 @@ export function registerWorker(program: Command): void {
           database: path,
           kind: store.kind,
           schema: opts.migrate ? "migrated" : "checked",
+          // The migration event: which versions this start applied (none when up to date).
+          applied,
         },
         "database ready",
       );
