@@ -189,6 +189,7 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
   const zone = definition.timezone;
   const content = html`<p><span class="badge ${view.status}">${view.status}</span> ${typeName(view.type)} · revision ${view.revision} · created ${zoneTime(view.created_at, zone)} · changed ${zoneTime(view.updated_at, zone)}</p>
 <p class="ends"><strong>Ends:</strong> ${endsCell(await timerNow(ctx, id), ctx.now)}</p>
+<p><a href="${ctx.envPath(`/timers/${id}/analytics`)}">Analytics: views per day and email clients</a></p>
 ${actions}${share}${await timerRulesSection(ctx, id)}
 <h2>Edit</h2>${builderForm(ctx, {
     // A refused edit shows what was typed, not the stored timer.
