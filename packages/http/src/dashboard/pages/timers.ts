@@ -6,6 +6,7 @@ import type { PageContext } from "../context";
 import { endedWarnings, type FieldProblem, formErrors, formProblemOf } from "../form-problems";
 import { html, type SafeHtml } from "../html";
 import { csrfField, page } from "../layout";
+import { LOOK_PRESETS, type LookPreset, lookPreset, withPreset } from "../look-presets";
 import { pngSize, previewImage } from "../preview";
 import { htmlResponse, redirect } from "../responses";
 import { shareSnippets } from "../snippets";
@@ -19,7 +20,7 @@ import {
 } from "../timer-form";
 import { typeName } from "../words";
 import { zoneTime } from "../zone-time";
-import { builderForm } from "./builder-form";
+import { builderForm, formQuery } from "./builder-form";
 import { noticeOf, type PageRoute } from "./route";
 import { signedLinksPanel } from "./signed-links";
 import { endsCell, listPage, thumbnail, timerNow } from "./timer-list";
@@ -74,15 +75,28 @@ interface Refused {
   status: number;
 }
 
+/** The built-in looks to start from, each drawn as the builder's preview draws it. */
+function presetPicker(ctx: PageContext, chosen: LookPreset | null): SafeHtml {
+  const base = defaultFormValues(ctx.now);
+  return html`<section class="panel" aria-labelledby="looks-title"><h2 id="looks-title">Start from a look</h2>
+<p class="hint">Built-in looks that read well in light and dark email apps. Pick one, then change anything.</p>
+<ul class="looks">${LOOK_PRESETS.map((p) => {
+    const preview = formQuery({ ...withPreset(base, p), name: p.name });
+    return html`<li><a href="${ctx.envPath(`/timers/new?look=${p.id}`)}"${p === chosen ? html` aria-current="true"` : ""}><img src="${ctx.envPath(`/preview.png?${preview}`)}" alt="" width="600" loading="lazy"><strong>${p.name}</strong><span class="hint">${p.about}</span></a></li>`;
+  })}</ul></section>`;
+}
+
 function builderPage(ctx: PageContext, refused?: Refused) {
-  const content = builderForm(ctx, {
-    values: refused?.values ?? defaultFormValues(ctx.now),
+  const preset = refused ? null : lookPreset(ctx.req.query.get("look"));
+  const defaults = defaultFormValues(ctx.now);
+  const content = html`${refused ? "" : presetPicker(ctx, preset)}${builderForm(ctx, {
+    values: refused?.values ?? (preset ? withPreset(defaults, preset) : defaults),
     action: ctx.envPath("/timers"),
     submit: "Create timer",
     idempotencyKey: ctx.form.get("idempotency_key") ?? randomUUID(),
     problems: refused?.problems,
     zoneFromBrowser: !refused,
-  });
+  })}`;
   return htmlResponse(
     refused?.status ?? 200,
     page(ctx, {
