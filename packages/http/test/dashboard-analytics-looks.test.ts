@@ -236,5 +236,78 @@ describe.skipIf(!available)(
       ]);
       await context.close();
     }, 120_000);
+
+    it("saves a timer's look under a name, starts a new timer from it, and deletes it", async () => {
+      s.setNow(THURSDAY_EVENING);
+      const key = await s.key("production");
+      const created = await s.call("POST", "/api/v1/timers", {
+        key,
+        body: fixedTimer({
+          name: "Brand launch",
+          timezone: "Europe/Berlin",
+          look: {
+            theme: "dark",
+            background_color: "#123456",
+            text_color: "#FFEEDD",
+            font: "serif",
+          },
+        }),
+        headers: { "idempotency-key": newKey() },
+      });
+      expect(created.status, created.text).toBe(201);
+      const id = created.json.data.id as string;
+      const { page, context } = await signIn(key.account);
+      await page.goto(`${s.url}/dashboard/production/timers/${id}`);
+      // A blank name is refused by the server too (the browser's "required" aside).
+      await page.$eval("#look_name", (i) => i.removeAttribute("required"));
+      await page.click("text=Save look");
+      await page.waitForLoadState("load");
+      expect(await page.textContent("[role=alert]")).toContain("Save this look as: give it a name");
+      await page.fill("#look_name", "Acme brand");
+      await page.click("text=Save look");
+      await page.waitForURL(/notice=look-saved$/);
+      await shoot(page, "looks-timer-saved");
+
+      // Another account sees nothing of it.
+      const other = await s.key("production");
+      const stranger = await signIn(other.account);
+      await stranger.page.goto(`${s.url}/dashboard/production/timers/new`);
+      expect(await stranger.page.locator("text=Acme brand").count()).toBe(0);
+      await stranger.context.close();
+
+      await page.goto(`${s.url}/dashboard/production/timers/new`);
+      const saved = page.locator("ul[aria-labelledby=saved-looks] li");
+      expect(await saved.count()).toBe(1);
+      await page.click("ul[aria-labelledby=saved-looks] a:has-text('Acme brand')");
+      await page.waitForURL(/\/timers\/new\?saved=/);
+      expect((await page.inputValue("#background_color")).toLowerCase()).toBe("#123456");
+      expect((await page.inputValue("#text_color")).toLowerCase()).toBe("#ffeedd");
+      expect(await page.inputValue("#font")).toBe("serif");
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll<HTMLImageElement>("ul.looks img")].every(
+          (i) => i.complete && i.naturalWidth === 600,
+        ),
+      );
+      await shoot(page, "looks-builder-saved");
+      await page.fill("#name", "Second launch");
+      await page.fill("#deadline_local", "2026-12-04T23:59");
+      await page.click("text=Create timer");
+      await page.waitForURL(/notice=created$/);
+      const listed = await s.call("GET", "/api/v1/timers?limit=10", { key });
+      const second = listed.json.data.find((t: { name: string }) => t.name === "Second launch");
+      expect([second.look.background_color, second.look.text_color, second.look.font]).toEqual([
+        expect.stringMatching(/^#123456$/i),
+        expect.stringMatching(/^#ffeedd$/i),
+        "serif",
+      ]);
+
+      // Deleted after the confirmation: gone from the builder.
+      await page.goto(`${s.url}/dashboard/production/timers/new`);
+      page.once("dialog", (d) => d.accept());
+      await page.click("ul[aria-labelledby=saved-looks] button:has-text('Delete')");
+      await page.waitForURL(/notice=look-deleted$/);
+      expect(await page.locator("ul[aria-labelledby=saved-looks]").count()).toBe(0);
+      await context.close();
+    }, 120_000);
   },
 );

@@ -87,7 +87,9 @@ svg.views-chart rect.unique{fill:var(--warn)}
 .swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:3px;background:var(--accent)}.swatch.unique{background:var(--warn)}
 tbody th{color:var(--text);font-size:.95rem;white-space:normal}
 ul.looks{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.6rem}
-ul.looks a{display:flex;flex-direction:column;gap:.2rem;padding:.5rem;border:1px solid var(--line);border-radius:8px;text-decoration:none;color:var(--text);height:100%}
+ul.looks li{display:flex;flex-direction:column;gap:.3rem}ul.looks li form button{margin:0}ul.looks+h3{margin-top:1rem}
+ul.looks a{display:flex;flex-direction:column;gap:.2rem;padding:.5rem;border:1px solid var(--line);border-radius:8px;text-decoration:none;color:var(--text);flex:1}
+form.save-look{margin-top:1rem}
 ul.looks a[aria-current=true]{border:2px solid var(--accent)}ul.looks img{width:100%;height:auto;border-radius:6px}
 .chart-labels{display:flex;justify-content:space-between;color:var(--muted);font-size:.8rem;padding:.2rem .5rem}
 input.short{width:6rem}
