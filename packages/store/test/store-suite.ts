@@ -9,6 +9,7 @@ import { concurrencyTests } from "./suite/concurrency";
 import { createTimerTests } from "./suite/create-timer";
 import { housekeepingTests } from "./suite/housekeeping";
 import { listTimersTests } from "./suite/list-timers";
+import { lookTests } from "./suite/looks";
 import { meteringTests } from "./suite/metering";
 import { requestLogTests } from "./suite/request-log";
 import { userTests } from "./suite/users";
@@ -58,6 +59,7 @@ export function runStoreSuite(name: string, factory: StoreFactory): void {
     requestLogTests(ctx);
     viewerTests(ctx);
     analyticsTests(ctx);
+    lookTests(ctx);
     viewerEventTests(ctx);
     housekeepingTests(ctx);
     webhookTests(ctx);

@@ -22,6 +22,7 @@ import { keyRoutes } from "./pages/keys";
 import { memberRoutes } from "./pages/members";
 import { overviewRoutes } from "./pages/overview";
 import type { PageRoute } from "./pages/route";
+import { timerAnalyticsRoutes } from "./pages/timer-analytics";
 import { timerRoutes } from "./pages/timers";
 import { usageRoutes } from "./pages/usage";
 import { webhookRoutes } from "./pages/webhooks";
@@ -33,6 +34,7 @@ const PAGES: readonly PageRoute[] = [
   ...overviewRoutes,
   ...keyRoutes,
   ...timerRoutes,
+  ...timerAnalyticsRoutes,
   ...usageRoutes,
   ...webhookRoutes,
   ...memberRoutes,

@@ -82,6 +82,15 @@ svg.bars rect{fill:var(--accent)}
 figure{margin:0 0 1rem}figcaption{font-weight:600;margin-bottom:.5rem}
 .card h2,.panel h2,.panel h3{margin-top:0}
 .card p.n{color:var(--text)}
+svg.views-chart rect.unique{fill:var(--warn)}
+.legend{display:flex;flex-wrap:wrap;gap:.3rem .6rem;align-items:center;font-size:.85rem;margin:.3rem 0}
+.swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:3px;background:var(--accent)}.swatch.unique{background:var(--warn)}
+tbody th{color:var(--text);font-size:.95rem;white-space:normal}
+ul.looks{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.6rem}
+ul.looks li{display:flex;flex-direction:column;gap:.3rem}ul.looks li form button{margin:0}ul.looks+h3{margin-top:1rem}
+ul.looks a{display:flex;flex-direction:column;gap:.2rem;padding:.5rem;border:1px solid var(--line);border-radius:8px;text-decoration:none;color:var(--text);flex:1}
+form.save-look{margin-top:1rem}
+ul.looks a[aria-current=true]{border:2px solid var(--accent)}ul.looks img{width:100%;height:auto;border-radius:6px}
 .chart-labels{display:flex;justify-content:space-between;color:var(--muted);font-size:.8rem;padding:.2rem .5rem}
 input.short{width:6rem}
 td.thumb{width:136px}td.thumb img{display:block;width:120px;height:auto;border-radius:6px;border:1px solid var(--line)}
@@ -103,10 +112,10 @@ footer{max-width:1200px;margin:2rem auto;padding:1rem;color:var(--muted);font-si
 .builder .preview h2{font-size:1rem;margin:0}.builder .preview p{margin:.2rem 0}h1{font-size:1.35rem}}
 @media (min-width:641px) and (max-width:800px){th.opt,td.opt{display:none}}
 @media (max-width:640px){.table{overflow:visible;background:transparent;border:0;border-radius:0}
-.table table,.table tbody,.table tr,.table td{display:block;width:100%}
+.table table,.table tbody,.table tr,.table td,.table tbody th{display:block;width:100%}
 .table thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .table tr{background:var(--panel);border:1px solid var(--line);border-radius:var(--radius);margin:0 0 .75rem;padding:.3rem 0}
-.table td{border:0;padding:.3rem .9rem;overflow-wrap:anywhere}
+.table td,.table tbody th{border:0;padding:.3rem .9rem;overflow-wrap:anywhere}
 .table td[data-label]::before{content:attr(data-label);display:block;font-weight:600;font-size:.8rem;color:var(--muted)}
 .table td[colspan]::before{display:none}
 .secret input{min-width:0;flex:1 1 12rem}}

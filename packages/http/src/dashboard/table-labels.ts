@@ -19,9 +19,10 @@ function labelRows(table: string): string {
   return table.replace(/<tbody>([\s\S]*?)<\/tbody>/, (_all, body: string) => {
     const rows = body.split(/(?=<tr>)/).map((row) => {
       let column = 0;
-      return row.replace(/<td(?=[\s>])/g, (cell) => {
+      // A row's header cell (`<th scope="row">`) takes its column too, unlabelled.
+      return row.replace(/<t([dh])(?=[\s>])/g, (cell, kind: string) => {
         const label = labels[column++];
-        return label ? `${cell} data-label="${label}"` : cell;
+        return label && kind === "d" ? `${cell} data-label="${label}"` : cell;
       });
     });
     return `<tbody>${rows.join("")}</tbody>`;

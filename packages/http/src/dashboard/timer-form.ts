@@ -3,6 +3,7 @@ import {
   DEFAULT_LOOK,
   formatInstant,
   formatLocalDateTime,
+  type Look,
   parseLocalDateTime,
   resolveLocal,
   TIME_UNITS,
@@ -401,18 +402,9 @@ export function keepUnshown(stored: TimerDefinition, change: Json): Json {
   return out;
 }
 
-/** The builder's fields for an existing timer (editing, or building from a copy). */
-export function formValuesOf(
-  definition: TimerDefinition,
-  name: string,
-  now: number,
-): TimerFormValues {
-  const v = defaultFormValues(now);
-  const look = definition.look;
-  Object.assign(v, {
-    name,
-    type: definition.type,
-    timezone: definition.timezone,
+/** The builder's look fields of a complete look (a timer's, or a saved one). */
+export function lookFormValues(look: Look): Partial<TimerFormValues> {
+  return {
     theme: look.theme,
     background_color: look.background_color,
     text_color: look.text_color,
@@ -428,6 +420,21 @@ export function formValuesOf(
     panel: look.panel,
     transparent: look.transparent,
     dark_variant: look.dark !== null,
+  };
+}
+
+/** The builder's fields for an existing timer (editing, or building from a copy). */
+export function formValuesOf(
+  definition: TimerDefinition,
+  name: string,
+  now: number,
+): TimerFormValues {
+  const v = defaultFormValues(now);
+  Object.assign(v, {
+    name,
+    type: definition.type,
+    timezone: definition.timezone,
+    ...lookFormValues(definition.look),
     ended_text: definition.ended.text,
     ended_image_url: definition.ended.image_url ?? "",
     ended_redirect_url: definition.ended.redirect_url ?? "",

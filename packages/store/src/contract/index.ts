@@ -4,6 +4,7 @@ export * from "./analytics";
 export * from "./common";
 export * from "./events";
 export * from "./housekeeping";
+export * from "./looks";
 export * from "./metering";
 export * from "./store";
 export * from "./timers";

@@ -1,6 +1,7 @@
 import type { AccountStore } from "./accounts";
 import type { AnalyticsStore } from "./analytics";
 import type { HousekeepingStore } from "./housekeeping";
+import type { LookStore } from "./looks";
 import type { MeteringStore } from "./metering";
 import type { TimerStore } from "./timers";
 import type { UserStore } from "./users";
@@ -27,7 +28,8 @@ export interface Store
     WebhookStore,
     WebhookWorkerStore,
     HousekeepingStore,
-    UserStore {
+    UserStore,
+    LookStore {
   /** Adapter name for logs and errors, e.g. `sqlite`. */
   readonly kind: string;
   /** Releases the connection; the store is unusable afterwards. */

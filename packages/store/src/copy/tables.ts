@@ -237,6 +237,11 @@ export const COPY_TABLES: readonly CopyTable[] = [
     ],
   ),
   table(
+    "saved_looks",
+    ["id"],
+    [t("id"), t("account_id"), t("environment"), t("name"), t("look"), i("created_at")],
+  ),
+  table(
     "user_password_links",
     ["token_hash"],
     [t("token_hash"), t("user_id"), i("created_at"), i("expires_at"), i("used_at")],

@@ -4,6 +4,7 @@ import { readGenerations } from "./_generations";
 import { createPostgresAccountStore } from "./accounts";
 import { createPostgresAnalyticsStore } from "./analytics";
 import { createHousekeepingQueries } from "./housekeeping";
+import { createPostgresLookStore } from "./looks";
 import { createPostgresMeteringStore } from "./metering";
 import { assertPostgresSchema, migratePostgres } from "./migrate";
 import { loadPg, type PgPool } from "./pool";
@@ -90,6 +91,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     ...createPostgresWebhookStore(db),
     ...createHousekeepingQueries(db),
     ...createPostgresUserStore(db),
+    ...createPostgresLookStore(db),
     readGenerations: () => readGenerations(db),
     ready: () => ready,
     async checkReady() {

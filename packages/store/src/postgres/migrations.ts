@@ -391,4 +391,20 @@ CREATE TABLE viewer_event_days (
 DROP INDEX request_log_request;
 `,
   },
+  {
+    version: 8,
+    name: "saved looks",
+    sql: `
+-- Looks saved under a name (brand kits), per account and environment; look is JSON text.
+CREATE TABLE saved_looks (
+  id text COLLATE "C" PRIMARY KEY,
+  account_id text COLLATE "C" NOT NULL REFERENCES accounts (id),
+  environment text NOT NULL,
+  name text COLLATE "C" NOT NULL,
+  look text NOT NULL,
+  created_at bigint NOT NULL,
+  UNIQUE (account_id, environment, name)
+);
+`,
+  },
 ];

@@ -5,6 +5,7 @@ import { createSqliteAccountStore } from "./accounts";
 import { createSqliteAnalyticsStore } from "./analytics";
 import { applyPragmas, openDatabase, type SqliteDatabase } from "./database";
 import { createHousekeepingQueries } from "./housekeeping";
+import { createSqliteLookStore } from "./looks";
 import { createSqliteMeteringStore } from "./metering";
 import { assertMigrated, migrate, schemaVersion } from "./migrate";
 import { createSqliteTimerStore } from "./timers";
@@ -57,6 +58,7 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
       ...createSqliteWebhookStore(db, write),
       ...createHousekeepingQueries(db),
       ...createSqliteUserStore(db),
+      ...createSqliteLookStore(db),
       async readGenerations() {
         return generations.read();
       },

@@ -391,4 +391,20 @@ CREATE TABLE viewer_event_days (
 DROP INDEX request_log_request;
 `,
   },
+  {
+    version: 11,
+    name: "saved looks",
+    sql: `
+-- Looks saved under a name (brand kits), per account and environment; look is JSON text.
+CREATE TABLE saved_looks (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts (id),
+  environment TEXT NOT NULL,
+  name TEXT NOT NULL,
+  look TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  UNIQUE (account_id, environment, name)
+) STRICT;
+`,
+  },
 ];

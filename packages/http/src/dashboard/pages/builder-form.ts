@@ -64,6 +64,21 @@ function colour(id: string, label: string, value: string, problem?: FieldProblem
 <p class="sr-only" id="${id}-hint">A colour as #RRGGBB</p>${note}</div>`;
 }
 
+/** The form's values as the query the preview image reads (what the form would send). */
+export function formQuery(v: TimerFormValues): URLSearchParams {
+  const query = new URLSearchParams();
+  const flat: Record<string, string | string[] | boolean> = { ...v } as never;
+  for (const [k, value] of Object.entries(flat)) {
+    if (k === "labels") continue;
+    if (Array.isArray(value)) for (const one of value) query.append(k, one);
+    else if (typeof value === "boolean") {
+      if (value) query.set(k, "on");
+    } else query.set(k, value);
+  }
+  for (const [unit, label] of Object.entries(v.labels)) query.set(`label_${unit}`, label);
+  return query;
+}
+
 /**
  * The timer builder: type, schedule (per type), look and ended state, beside a live preview.
  * Without script every section shows and the preview is the saved one; with it, only the
@@ -94,16 +109,7 @@ export function builderForm(
   const noteOf = (id: string) => problemNote(byId.get(id));
   const warned = (input.problems ?? []).some((p) => p.warning);
   const previewUrl = ctx.envPath("/preview.png");
-  const query = new URLSearchParams();
-  const flat: Record<string, string | string[] | boolean> = { ...v } as never;
-  for (const [k, value] of Object.entries(flat)) {
-    if (k === "labels") continue;
-    if (Array.isArray(value)) for (const one of value) query.append(k, one);
-    else if (typeof value === "boolean") {
-      if (value) query.set(k, "on");
-    } else query.set(k, value);
-  }
-  for (const [unit, label] of Object.entries(v.labels)) query.set(`label_${unit}`, label);
+  const query = formQuery(v);
   return html`<div class="builder">
 <form method="post" action="${input.action}" data-preview="${previewUrl}" data-now="${ctx.now}" aria-describedby="preview-status">
 ${csrfField(ctx)}${input.idempotencyKey ? html`<input type="hidden" name="idempotency_key" value="${input.idempotencyKey}">` : ""}

@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { type PublicUrls, type TimerDefinition, timerData } from "@tminus/core";
+import { type SavedLook, StoreError } from "@tminus/store";
 import { ApiError } from "../../errors";
 import { dataOf } from "../api-call";
 import type { PageContext } from "../context";
 import { endedWarnings, type FieldProblem, formErrors, formProblemOf } from "../form-problems";
 import { html, type SafeHtml } from "../html";
 import { csrfField, page } from "../layout";
+import { LOOK_PRESETS, type LookPreset, lookPreset, withPreset } from "../look-presets";
 import { pngSize, previewImage } from "../preview";
 import { htmlResponse, redirect } from "../responses";
+import { LOOK_NAME_MAX, lookOf, savedLooks, withSavedLook } from "../saved-looks";
 import { shareSnippets } from "../snippets";
 import {
   defaultFormValues,
@@ -19,7 +22,7 @@ import {
 } from "../timer-form";
 import { typeName } from "../words";
 import { zoneTime } from "../zone-time";
-import { builderForm } from "./builder-form";
+import { builderForm, formQuery } from "./builder-form";
 import { noticeOf, type PageRoute } from "./route";
 import { signedLinksPanel } from "./signed-links";
 import { endsCell, listPage, thumbnail, timerNow } from "./timer-list";
@@ -52,6 +55,8 @@ const NOTICES: Record<string, string> = {
   reset: "Reset: every viewer starts again.",
   duplicated: "This is the copy, as a draft.",
   deleted: "Timer deleted.",
+  "look-saved": "Look saved. Start a new timer from it with “Build a timer”.",
+  "look-deleted": "Saved look deleted.",
 };
 
 // Sandbox timers cannot be published (as in the API): their notices do not say to.
@@ -74,21 +79,71 @@ interface Refused {
   status: number;
 }
 
-function builderPage(ctx: PageContext, refused?: Refused) {
-  const content = builderForm(ctx, {
-    values: refused?.values ?? defaultFormValues(ctx.now),
-    action: ctx.envPath("/timers"),
-    submit: "Create timer",
-    idempotencyKey: ctx.form.get("idempotency_key") ?? randomUUID(),
-    problems: refused?.problems,
-    zoneFromBrowser: !refused,
+/** One look to start from: its picture as the preview draws it, its name, a line about it. */
+function lookChoice(
+  ctx: PageContext,
+  href: string,
+  values: TimerFormValues,
+  label: { name: string; about: string; current: boolean },
+): SafeHtml {
+  const preview = formQuery(values);
+  return html`<a href="${href}"${label.current ? html` aria-current="true"` : ""}><img src="${ctx.envPath(`/preview.png?${preview}`)}" alt="" width="600" loading="lazy"><strong>${label.name}</strong><span class="hint">${label.about}</span></a>`;
+}
+
+/** The built-in looks and the account's saved ones to start from, each drawn by the preview. */
+function lookPicker(
+  ctx: PageContext,
+  saved: readonly SavedLook[],
+  chosen: { preset: LookPreset | null; saved: SavedLook | null },
+): SafeHtml {
+  const base = defaultFormValues(ctx.now);
+  const presets = LOOK_PRESETS.map(
+    (p) =>
+      html`<li>${lookChoice(ctx, ctx.envPath(`/timers/new?look=${p.id}`), { ...withPreset(base, p), name: p.name }, { name: p.name, about: p.about, current: p === chosen.preset })}</li>`,
+  );
+  const own = saved.flatMap((s) => {
+    const look = lookOf(s);
+    if (!look) return [];
+    return [
+      html`<li>${lookChoice(ctx, ctx.envPath(`/timers/new?saved=${s.id}`), { ...withSavedLook(base, look), name: s.name }, { name: s.name, about: "saved look", current: s.id === chosen.saved?.id })}
+<form method="post" action="${ctx.envPath(`/looks/${s.id}/delete`)}" data-confirm="${`Delete the saved look "${s.name}"? Timers made from it keep their look.`}">${csrfField(ctx)}<button type="submit" class="secondary">Delete<span class="sr-only"> ${s.name}</span></button></form></li>`,
+    ];
   });
+  return html`<section class="panel" aria-labelledby="looks-title"><h2 id="looks-title">Start from a look</h2>
+<p class="hint">Built-in looks that read well in light and dark email apps${saved.length ? ", and your saved ones" : ""}. Pick one, then change anything. Save a timer's look from its page.</p>
+<ul class="looks" aria-label="Built-in looks">${presets}</ul>
+${own.length ? html`<h3 id="saved-looks">Saved looks</h3><ul class="looks" aria-labelledby="saved-looks">${own}</ul>` : ""}</section>`;
+}
+
+async function builderPage(ctx: PageContext, refused?: Refused) {
+  const preset = refused ? null : lookPreset(ctx.req.query.get("look"));
+  const saved = refused ? [] : await savedLooks(ctx);
+  const own = saved.find((s) => s.id === ctx.req.query.get("saved")) ?? null;
+  const ownLook = own && lookOf(own);
+  const defaults = defaultFormValues(ctx.now);
+  const start = ownLook
+    ? withSavedLook(defaults, ownLook)
+    : preset
+      ? withPreset(defaults, preset)
+      : defaults;
+  const content = html`${refused ? "" : lookPicker(ctx, saved, { preset, saved: own })}${builderForm(
+    ctx,
+    {
+      values: refused?.values ?? start,
+      action: ctx.envPath("/timers"),
+      submit: "Create timer",
+      idempotencyKey: ctx.form.get("idempotency_key") ?? randomUUID(),
+      problems: refused?.problems,
+      zoneFromBrowser: !refused,
+    },
+  )}`;
   return htmlResponse(
     refused?.status ?? 200,
     page(ctx, {
       title: "Build a timer",
       section: "/timers",
       content,
+      notice: refused ? null : noticeOf(ctx, noticesOf(ctx)),
       error: refused && summaryOf(refused, "created"),
     }),
   );
@@ -189,7 +244,10 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
   const zone = definition.timezone;
   const content = html`<p><span class="badge ${view.status}">${view.status}</span> ${typeName(view.type)} · revision ${view.revision} · created ${zoneTime(view.created_at, zone)} · changed ${zoneTime(view.updated_at, zone)}</p>
 <p class="ends"><strong>Ends:</strong> ${endsCell(await timerNow(ctx, id), ctx.now)}</p>
-${actions}${share}${await timerRulesSection(ctx, id)}
+<p><a href="${ctx.envPath(`/timers/${id}/analytics`)}">Analytics: views per day and email clients</a></p>
+${actions}
+<form class="panel row save-look" method="post" action="${ctx.envPath(`/timers/${id}/save-look`)}">${csrfField(ctx)}<div><label for="look_name">Save this look as</label><input id="look_name" name="look_name" type="text" maxlength="${LOOK_NAME_MAX}" required placeholder="Brand, spring"></div><div><button type="submit" class="secondary">Save look</button></div></form>
+${share}${await timerRulesSection(ctx, id)}
 <h2>Edit</h2>${builderForm(ctx, {
     // A refused edit shows what was typed, not the stored timer.
     values: refused?.values ?? formValuesOf(definition as TimerDefinition, view.name, ctx.now),
@@ -215,8 +273,53 @@ ${actions}${share}${await timerRulesSection(ctx, id)}
 // rules) reach their own routes.
 const ACTION = "(?<action>publish|pause|resume|extend|reset|archive|restore|duplicate|delete)";
 
+/** Saves the timer's look under the typed name (a name saved before is replaced). */
+async function saveLook(ctx: PageContext, id: string, deps: Parameters<PageRoute["handle"]>[2]) {
+  const name = (ctx.form.get("look_name") ?? "").trim();
+  const refuse = (message: string) =>
+    timerPage(ctx, id, deps, { problems: [], message, status: 422 });
+  if (name === "" || name.length > LOOK_NAME_MAX) {
+    return refuse(`Save this look as: give it a name of 1 to ${LOOK_NAME_MAX} characters.`);
+  }
+  const record = await ctx.services.cache.getTimer(ctx.account.id, ctx.environment, id);
+  if (!record) throw new ApiError("not_found", "no such timer");
+  try {
+    await ctx.services.store.saveLook({
+      id: randomUUID(),
+      account_id: ctx.account.id,
+      environment: ctx.environment,
+      name,
+      look: JSON.stringify(timerData(record).definition.look),
+      now: ctx.now,
+    });
+  } catch (error) {
+    if (!(error instanceof StoreError) || error.code !== "limit_reached") throw error;
+    return refuse(
+      `${error.message} in ${ctx.environment}: delete one under “Build a timer” first.`,
+    );
+  }
+  return redirect(`${ctx.envPath(`/timers/${id}`)}?notice=look-saved`);
+}
+
 /** Timers: list, builder, a timer's page with its actions, edits, share snippets, preview. */
 export const timerRoutes: readonly PageRoute[] = [
+  {
+    method: "POST",
+    pattern: new RegExp(`^/timers/${ID}/save-look$`),
+    handle: (ctx, { id }, deps) => saveLook(ctx, id!, deps),
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^/looks/${ID}/delete$`),
+    async handle(ctx, { id }) {
+      await ctx.services.store.deleteLook({
+        account_id: ctx.account.id,
+        environment: ctx.environment,
+        id: id!,
+      });
+      return redirect(`${ctx.envPath("/timers/new")}?notice=look-deleted`);
+    },
+  },
   {
     method: "GET",
     pattern: /^\/timers$/,

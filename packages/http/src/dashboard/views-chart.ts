@@ -1,0 +1,38 @@
+import { html, type SafeHtml } from "./html";
+
+// A timer's views and unique viewers per day as an SVG bar chart drawn on the server: no
+// script, no library, no CDN. Two bars a day side by side; the SVG is an image with a title
+// and a description, and the page gives the same numbers in a table for screen readers and
+// for reading exact values.
+
+/** One day of the chart: its label and its two counts. */
+export interface ChartDay {
+  /** What the day is called on the page, e.g. "Fri 27 Nov". */
+  label: string;
+  views: number;
+  unique: number;
+}
+
+/** Units across one day in the SVG's coordinates (its height is 100). */
+const DAY_WIDTH = 10;
+
+/**
+ * Views (accent colour) and unique viewers (second colour) per day, scaled to the busiest
+ * day. `titleId` names the chart (aria-labelledby); the caption says what it shows.
+ */
+export function viewsChart(days: readonly ChartDay[], titleId: string, title: string): SafeHtml {
+  const max = Math.max(1, ...days.map((d) => d.views));
+  const bar = (kind: string, i: number, offset: number, n: number, what: string, day: string) => {
+    const h = (n / max) * 100;
+    return html`<rect class="${kind}" x="${(i * DAY_WIDTH + offset).toFixed(2)}" y="${(100 - h).toFixed(2)}" width="4" height="${h.toFixed(2)}"><title>${day}: ${n} ${what}</title></rect>`;
+  };
+  const bars = days.map((d, i) => [
+    bar("views", i, 1, d.views, d.views === 1 ? "view" : "views", d.label),
+    bar("unique", i, 5, d.unique, d.unique === 1 ? "unique viewer" : "unique viewers", d.label),
+  ]);
+  const first = days[0]?.label ?? "";
+  const last = days.at(-1)?.label ?? "";
+  return html`<svg class="bars views-chart" viewBox="0 0 ${days.length * DAY_WIDTH} 100" preserveAspectRatio="none" role="img" aria-labelledby="${titleId} ${titleId}-desc"><title id="${titleId}">${title}</title><desc id="${titleId}-desc">Bars per day from ${first} to ${last}, the busiest day ${max} views; the table below has every number.</desc>${bars}</svg>
+<div class="chart-labels" aria-hidden="true"><span>${first}</span><span>${last}</span></div>
+<p class="legend" aria-hidden="true"><span class="swatch views"></span> Views <span class="swatch unique"></span> Unique viewers</p>`;
+}
