@@ -98,18 +98,6 @@ export function registerServe(program: Command): void {
         poolSize,
         role: opts.worker ? "tminus serve" : "tminus serve --no-worker",
       });
-      // Pending migrations were applied (or, with --no-migrate, the schema checked) by now.
-      logger.info(
-        {
-          event: "database_ready",
-          database: path,
-          kind: store.kind,
-          schema: opts.migrate ? "migrated" : "checked",
-          // The migration event: which versions this start applied (none when up to date).
-          applied,
-        },
-        "database ready",
-      );
       const running = await startServer({
         store,
         config,
@@ -139,6 +127,19 @@ export function registerServe(program: Command): void {
         }
         throw err;
       });
+      // Pending migrations were applied (or, with --no-migrate, the schema checked) at open;
+      // said once the listener is up, so a start that fails leaves no line claiming a database.
+      logger.info(
+        {
+          event: "database_ready",
+          database: path,
+          kind: store.kind,
+          schema: opts.migrate ? "migrated" : "checked",
+          // The migration event: which versions this start applied (none when up to date).
+          applied,
+        },
+        "database ready",
+      );
       const out = process.stdout;
       if (running.bootstrapped) {
         const [sandbox, production] = running.bootstrapped;

@@ -14,7 +14,17 @@ describe("shareSnippets", () => {
 
   for (const type of ["fixed", "duration", "personalized"]) {
     it(`${type}: each email image sits in a /go link with the same query`, () => {
-      const snippets = shareSnippets({ name: "Sale", type, urls, width: 600, height: 160 });
+      // A personalized timer's snippets say what each link carries (its deadline, here).
+      const personal =
+        type === "personalized" ? { source: "deadline" as const, signed: true } : undefined;
+      const snippets = shareSnippets({
+        name: "Sale",
+        type,
+        urls,
+        width: 600,
+        height: 160,
+        personal,
+      });
       const email = snippets.filter((s) => s.id === "snippet-img" || s.id === "snippet-merge");
       expect(email.length).toBe(type === "fixed" ? 1 : 2);
       for (const snippet of email) {
@@ -32,6 +42,9 @@ describe("shareSnippets", () => {
       if (merge) {
         const param = type === "personalized" ? "deadline" : "r";
         expect(pairs(merge.code).every(([href]) => href.includes(`?${param}=`))).toBe(true);
+        // A signed link keeps its signature in the click's query too.
+        if (personal)
+          expect(pairs(merge.code).every(([href]) => /[?&;]sig=/.test(href))).toBe(true);
       }
     });
   }
