@@ -87,3 +87,24 @@ export const LOG_FORMAT_HELP =
   "log format: json or pretty (default: pretty on a terminal, else json)";
 export const LOG_LEVEL_HELP =
   "least severe level logged: fatal, error, warn, info, debug, trace, silent";
+
+/**
+ * The `database_ready` event of `serve` and `worker`: the database (without its password),
+ * whether pending migrations were applied or only checked (`--no-migrate`), and which
+ * versions this start applied (`[]` when it was up to date).
+ */
+export function logDatabaseReady(
+  logger: Logger,
+  database: { path: string; kind: string; migrate: boolean; applied: number[] },
+): void {
+  logger.info(
+    {
+      event: "database_ready",
+      database: database.path,
+      kind: database.kind,
+      schema: database.migrate ? "migrated" : "checked",
+      applied: database.applied,
+    },
+    "database ready",
+  );
+}

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axe } from "./_axe";
+import { chromiumAvailable, launchChromium } from "./_chromium";
 import { fixedTimer, newKey, startTestServer, type TestServer } from "./_harness";
 
 // Issue 23's timer analytics page and built-in looks, in a real Chromium against a real server
@@ -11,10 +12,6 @@ import { fixedTimer, newKey, startTestServer, type TestServer } from "./_harness
 // and by email client; a new timer started from a built-in look. Under CI=true a missing
 // browser fails the run. Screenshots go to artifacts/dashboard/analytics-*.png and
 // looks-*.png at 1280x800 and 390x844, light and dark.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI)
-  throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
 const SHOTS = join(import.meta.dirname, "../../../artifacts/dashboard");
 const PASSWORD = "correct horse battery staple";
 /** Thursday 26 November 2026, 20:30 in Berlin. */
@@ -75,21 +72,13 @@ async function signIn(account: string) {
   return { page, context };
 }
 
-describe.skipIf(!available)(
+describe.skipIf(!chromiumAvailable)(
   "a timer's analytics page and the built-in looks, in headless Chromium",
   () => {
     beforeAll(async () => {
       mkdirSync(SHOTS, { recursive: true });
       s = await startTestServer({}, { baseUrlIsServer: true });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-background-networking",
-          "--no-first-run",
-        ],
-      });
+      browser = await launchChromium();
     }, 60_000);
 
     afterAll(async () => {

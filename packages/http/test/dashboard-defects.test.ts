@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createImageRenderer } from "@tminus/render";
 import { createWebhookWorker, type WebhookWorker } from "@tminus/webhooks";
 import omggif from "omggif";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IssuedApiKey } from "../src/index";
+import { chromiumAvailable, launchChromium } from "./_chromium";
 import { newKey, startTestServer, type TestServer } from "./_harness";
 import { type Receiver, startReceiver } from "./_receiver";
 
@@ -14,10 +15,6 @@ import { type Receiver, startReceiver } from "./_receiver";
 // builder's defaults and the preview are those of that evening. Under CI=true a missing
 // browser fails the run. Screenshots of the pages these tests change go to
 // artifacts/dashboard/defects-*.png at 1280x800 and 390x844.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI)
-  throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
 const SHOTS = join(import.meta.dirname, "../../../artifacts/dashboard");
 const PASSWORD = "correct horse battery staple";
 /** Thursday 26 November 2026, 20:30 in Berlin. */
@@ -88,7 +85,7 @@ async function widthAt(page: Page, path: string, width: number): Promise<number>
   return page.evaluate(() => document.documentElement.scrollWidth);
 }
 
-describe.skipIf(!available)("dashboard defects of issue 23, in headless Chromium", () => {
+describe.skipIf(!chromiumAvailable)("dashboard defects of issue 23, in headless Chromium", () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     s = await startTestServer({ webhooks: WEBHOOKS }, { baseUrlIsServer: true });
@@ -101,10 +98,7 @@ describe.skipIf(!available)("dashboard defects of issue 23, in headless Chromium
       onError: (error) => console.error(error),
     });
     worker.start();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -1,15 +1,11 @@
-import { existsSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumAvailable, launchChromium } from "./_chromium";
 import { startTestServer, type TestServer } from "./_harness";
 
 // The dashboard with the keyboard only (Tab, Shift+Tab, Enter, Space, arrows; no clicks), and
 // the builder's ended look, rule ends and evergreen cap, in Debian's chromium. Under CI=true a
 // missing browser fails the run.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI)
-  throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
 const PASSWORD = "correct horse battery staple";
 
 let s: TestServer;
@@ -66,20 +62,12 @@ async function tabTo(page: Page, selector: string, opts: { back?: boolean; max?:
   );
 }
 
-describe.skipIf(!available)(
+describe.skipIf(!chromiumAvailable)(
   "dashboard with the keyboard only, and the builder's ended look",
   () => {
     beforeAll(async () => {
       s = await startTestServer({}, { baseUrlIsServer: true });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-background-networking",
-          "--no-first-run",
-        ],
-      });
+      browser = await launchChromium();
     }, 60_000);
 
     afterAll(async () => {

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axe } from "./_axe";
+import { chromiumAvailable, launchChromium } from "./_chromium";
 import { startTestServer, type TestServer } from "./_harness";
 
 // Issue 23's "forms in a marketer's words" and "timer list built for finding campaigns", in a
@@ -12,10 +13,6 @@ import { startTestServer, type TestServer } from "./_harness";
 // thumbnail, the end in the timer's zone and the time left, searches as you type and has row
 // actions. Under CI=true a missing browser fails the run. Screenshots go to
 // artifacts/dashboard/forms-*.png at 1280x800 and 390x844, light and dark.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI)
-  throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
 const SHOTS = join(import.meta.dirname, "../../../artifacts/dashboard");
 const PASSWORD = "correct horse battery staple";
 /** Thursday 26 November 2026, 20:30 in Berlin. */
@@ -81,22 +78,14 @@ const noteAfter = (page: Page, id: string) =>
     return next?.textContent ?? null;
   }, id);
 
-describe.skipIf(!available)(
+describe.skipIf(!chromiumAvailable)(
   "the builder and the timer list in a marketer's words, in headless Chromium",
   () => {
     beforeAll(async () => {
       mkdirSync(SHOTS, { recursive: true });
       s = await startTestServer({}, { baseUrlIsServer: true });
       s.setNow(THURSDAY_EVENING);
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-background-networking",
-          "--no-first-run",
-        ],
-      });
+      browser = await launchChromium();
     }, 60_000);
 
     afterAll(async () => {

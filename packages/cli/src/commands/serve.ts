@@ -3,6 +3,7 @@ import {
   createCliLogger,
   LOG_FORMAT_HELP,
   LOG_LEVEL_HELP,
+  logDatabaseReady,
   parseLogFormat,
   parseLogLevel,
 } from "../logging";
@@ -129,17 +130,7 @@ export function registerServe(program: Command): void {
       });
       // Pending migrations were applied (or, with --no-migrate, the schema checked) at open;
       // said once the listener is up, so a start that fails leaves no line claiming a database.
-      logger.info(
-        {
-          event: "database_ready",
-          database: path,
-          kind: store.kind,
-          schema: opts.migrate ? "migrated" : "checked",
-          // The migration event: which versions this start applied (none when up to date).
-          applied,
-        },
-        "database ready",
-      );
+      logDatabaseReady(logger, { path, kind: store.kind, migrate: opts.migrate, applied });
       const out = process.stdout;
       if (running.bootstrapped) {
         const [sandbox, production] = running.bootstrapped;

@@ -4,6 +4,7 @@ import {
   createCliLogger,
   LOG_FORMAT_HELP,
   LOG_LEVEL_HELP,
+  logDatabaseReady,
   parseLogFormat,
   parseLogLevel,
 } from "../logging";
@@ -46,17 +47,7 @@ export function registerWorker(program: Command): void {
         role: "tminus worker",
       });
       // Pending migrations were applied (or, with --no-migrate, the schema checked) by now.
-      logger.info(
-        {
-          event: "database_ready",
-          database: path,
-          kind: store.kind,
-          schema: opts.migrate ? "migrated" : "checked",
-          // The migration event: which versions this start applied (none when up to date).
-          applied,
-        },
-        "database ready",
-      );
+      logDatabaseReady(logger, { path, kind: store.kind, migrate: opts.migrate, applied });
       const metrics = metricsPort === undefined ? undefined : createMetrics();
       const metricsServer = metrics
         ? await startMetricsServer(metrics, metricsPort!, opts.metricsHost).catch(

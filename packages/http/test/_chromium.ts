@@ -1,0 +1,19 @@
+// A real browser for the dashboard tests: Debian's chromium, driven by playwright-core.
+// Under CI (CI=true) a missing browser fails the run; elsewhere the suites skip.
+import { existsSync } from "node:fs";
+import { type Browser, chromium } from "playwright-core";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Whether Chromium is there; throws under CI when it is not. */
+export const chromiumAvailable = existsSync(CHROMIUM);
+if (!chromiumAvailable && process.env.CI)
+  throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
+
+/** Starts headless Chromium with the flags this machine's closed network needs. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
+}
