@@ -144,6 +144,15 @@ async function check(page: Page, name: string, path: string): Promise<string[]> 
       const status = res?.status() ?? 0;
       if (status !== (name === "not-found" ? 404 : 200))
         problems.push(`${width} ${theme}: ${status}`);
+      // Lazy thumbnails and the preview load now, so the checks and the screenshot see them.
+      await page.evaluate(() =>
+        Promise.all(
+          [...document.images].map((img) => {
+            img.loading = "eager";
+            return img.decode().catch(() => undefined);
+          }),
+        ),
+      );
       const wider = await overflow(page);
       if (wider > 0) problems.push(`${width} ${theme}: ${wider}px wider than the window`);
       for (const v of await axe(page)) problems.push(`${width} ${theme}: ${v}`);
