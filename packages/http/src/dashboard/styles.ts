@@ -59,6 +59,9 @@ legend{font-weight:700;padding:0 .3rem}
 .row>div{min-width:8rem}
 button,.button{display:inline-block;font:inherit;font-weight:600;padding:.5rem 1rem;border-radius:8px;border:1px solid var(--accent);
 background:var(--accent);color:var(--accent-text);cursor:pointer;text-decoration:none;margin:.2rem 0}
+/* A button's words never break inside, and a rule's events break only between words: a long
+   destination URL beside them had squeezed "Remove" to a letter a line. */
+button,.button{overflow-wrap:normal}.rules td+td{overflow-wrap:break-word}
 button.secondary,.button.secondary{background:transparent;color:var(--accent)}
 button.danger{background:var(--danger);border-color:var(--danger);color:#fff}
 @media (prefers-color-scheme:dark){button.danger{color:#1a0b0a}}

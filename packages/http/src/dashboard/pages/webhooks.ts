@@ -224,7 +224,7 @@ export async function timerRulesSection(ctx: PageContext, timerId: string): Prom
   const chosen = refused?.events?.split(",") ?? [];
   return html`<h2 id="rules">Webhook rules</h2>
 ${refused ? html`<p class="error" role="alert">The rule was not added: ${refused.message}</p>` : ""}
-<div class="table"><table><caption class="sr-only">Webhook rules of this timer</caption><thead><tr><th scope="col">Destination</th><th scope="col">Events</th><th scope="col">Action</th></tr></thead>
+<div class="table rules"><table><caption class="sr-only">Webhook rules of this timer</caption><thead><tr><th scope="col">Destination</th><th scope="col">Events</th><th scope="col">Action</th></tr></thead>
 <tbody>${
     rules.length
       ? rules.map(
