@@ -135,7 +135,7 @@ describe.skipIf(!chromiumAvailable)("the share panel, in headless Chromium", () 
       ] as const) {
         await page.setViewportSize({ width: w, height: h });
         await page.locator("#share-platform").scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(SHOTS, `share-${scheme}-${w}.png`) });
+        await page.screenshot({ path: join(SHOTS, `share-${scheme}-${w}.png`), fullPage: true });
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
           w,
         );
