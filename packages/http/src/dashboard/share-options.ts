@@ -1,8 +1,7 @@
 // The share panel's choices, read from the timer page's query so that they work without
 // script (a GET form); the script only submits the same form as you type.
 
-import { IMAGE_SIZE } from "@tminus/core";
-import type { TimerNow } from "./pages/timer-list";
+import { IMAGE_SIZE, type TimerDefinition, type TimerStatusResult } from "@tminus/core";
 import { plural } from "./words";
 import { inZone } from "./zone-time";
 
@@ -78,7 +77,9 @@ function lengthInWords(seconds: number): string {
  * The alt text an email image gets by default: what it counts to, in words in the timer's
  * zone ("Countdown to Fri 27 Nov, 17:00 Berlin time"), not the timer's internal name.
  */
-export function defaultAlt(at: TimerNow | null): string {
+export function defaultAlt(
+  at: { definition: TimerDefinition; status: TimerStatusResult } | null,
+): string {
   if (!at) return "Countdown";
   const { definition, status } = at;
   if (definition.type === "duration") {
