@@ -179,11 +179,11 @@ describe.skipIf(!available)("dashboard in headless Chromium", () => {
     const snippet = await page.evaluate(() => navigator.clipboard.readText());
     // The image inside the link that follows the timer (docs/email.md).
     expect(snippet).toMatch(
-      /^<a href="[^"]+"><img src="[^"]+" width="600" height="\d+" alt="Countdown: Weekly drop"/,
+      /^<a href="[^"]+"><img src="[^"]+" width="600" height="\d+" alt="Countdown to [A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2}, \d\d:\d\d [^"]+"/,
     );
     expect(/href="([^"]+)"/.exec(snippet)![1]!).toBe(`${s.url}/t/${timerId}/go`);
     const src = /src="([^"]+)"/.exec(snippet)![1]!;
-    expect(src).toBe(`${s.url}/t/${timerId}/countdown.gif`);
+    expect(src).toBe(`${s.url}/t/${timerId}/countdown.gif?width=600`);
     const gif = await fetch(src);
     expect(gif.status).toBe(200);
     expect(gif.headers.get("content-type")).toBe("image/gif");

@@ -347,7 +347,9 @@ describe.skipIf(!chromiumAvailable)(
       // Row actions: copy the email snippet, duplicate, open.
       await row("Black Friday sale").locator("button[data-copy]").click();
       const copied = await page.evaluate(() => navigator.clipboard.readText());
-      expect(copied).toContain(`<img src="${gif}"`);
+      // The share panel's first snippet at its defaults: 600 px, alt text in words.
+      expect(copied).toContain(`<img src="${gif}?width=600"`);
+      expect(copied).toMatch(/alt="Countdown to [^"]+ time"/);
       expect(await row("Welcome series").locator("button[data-copy]").count()).toBe(0);
       await row("Weekday dispatch").locator("text=Duplicate").click();
       await page.waitForURL(/notice=duplicated$/);

@@ -80,6 +80,9 @@ form.role{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}form.role sel
 .preview{position:sticky;top:1rem}
 .preview img{max-width:100%;height:auto;border:1px dashed var(--line);border-radius:8px;background:repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px}
 .snippet textarea{width:100%;max-width:none;min-height:4.5rem}
+.snippet-body{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-start}.snippet-code{flex:1 1 18rem;min-width:0}
+.snippet img.live{max-width:100%;height:auto;flex:0 1 auto}
+.share-controls{align-items:flex-start}.share-controls>div{max-width:100%}.share-controls .hint{max-width:22rem}.share-controls .grow{flex:1 1 16rem}.share-controls .grow input{width:100%}label.inline{display:inline}
 svg.bars{display:block;width:100%;height:160px;border-bottom:1px solid var(--line)}
 svg.bars rect{fill:var(--accent)}
 figure{margin:0 0 1rem}figcaption{font-weight:600;margin-bottom:.5rem}

@@ -1,5 +1,6 @@
 import { publicUrls } from "@tminus/core";
 import { describe, expect, it } from "vitest";
+import { EMAIL_PLATFORMS, type EmailPlatform } from "../../src/dashboard/share-options";
 import { shareSnippets } from "../../src/dashboard/snippets";
 
 // docs/email.md "Links that follow the timer": every email image snippet is wrapped in the
@@ -18,7 +19,7 @@ describe("shareSnippets", () => {
       const personal =
         type === "personalized" ? { source: "deadline" as const, signed: true } : undefined;
       const snippets = shareSnippets({
-        name: "Sale",
+        alt: "Countdown to Fri 27 Nov",
         type,
         urls,
         width: 600,
@@ -35,7 +36,9 @@ describe("shareSnippets", () => {
         for (const [href, src] of links) {
           expect(href.startsWith(urls.go)).toBe(true);
           expect(src.startsWith(urls.gif)).toBe(true);
-          expect(href.slice(urls.go.length)).toBe(src.slice(urls.gif.length));
+          // The image also says its drawn width; the click needs only the recipient.
+          const recipient = src.slice(urls.gif.length).replace(/^\?width=\d+(&amp;)?/, "?");
+          expect(href.slice(urls.go.length) || "?").toBe(recipient);
         }
       }
       const merge = email.find((s) => s.id === "snippet-merge");
@@ -48,4 +51,32 @@ describe("shareSnippets", () => {
       }
     });
   }
+
+  it("writes each platform's merge tag, the chosen width and 2x, and escapes the alt text", () => {
+    const tags: Record<EmailPlatform, string> = {
+      Mailchimp: "r=*|UNIQID|*",
+      Klaviyo: "r={{ person.id }}",
+      HubSpot: "r={{ contact.hs_object_id }}",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Braze's syntax, not a template.
+      Braze: "r={{${user_id}}}",
+      "Salesforce Marketing Cloud": "r=%%_subscriberkey%%",
+      "Customer.io": "r={{ customer.id }}",
+      SendGrid: "r={{RECIPIENT_ID}}",
+      Brevo: "r={{ contact.RECIPIENT_ID }}",
+    };
+    for (const platform of EMAIL_PLATFORMS) {
+      const [first] = shareSnippets({
+        type: "duration",
+        urls,
+        width: 600,
+        height: 160,
+        alt: 'Ends "Friday" <soon> & more',
+        share: { platform, width: 300, retina: true, alt: null, field: null },
+      });
+      expect(first!.id).toBe("snippet-merge");
+      expect(first!.code).toContain(`?width=600&amp;${tags[platform].replace(/&/g, "&amp;")}`);
+      expect(first!.code).toContain('width="300" height="80"');
+      expect(first!.code).toContain('alt="Ends &quot;Friday&quot; &lt;soon> &amp; more"');
+    }
+  });
 });

@@ -13,6 +13,7 @@ import { html, type SafeHtml } from "../html";
 import { csrfField, page } from "../layout";
 import { pngSize, sampleViewer } from "../preview";
 import { htmlResponse, jsonResponse } from "../responses";
+import { defaultAlt } from "../share-options";
 import { shareSnippets } from "../snippets";
 import { TYPE_NAMES, typeName } from "../words";
 import { zoneTime } from "../zone-time";
@@ -136,7 +137,7 @@ async function emailSnippet(
           signed: definition.personalization.require_signature,
         }
       : undefined;
-  const [first] = shareSnippets({ ...t, urls: t.urls, ...size, personal });
+  const [first] = shareSnippets({ ...t, urls: t.urls, ...size, alt: defaultAlt(at), personal });
   return first?.code ?? null;
 }
 

@@ -11,6 +11,7 @@ import { LOOK_PRESETS, type LookPreset, lookPreset, withPreset } from "../look-p
 import { pngSize, previewImage } from "../preview";
 import { htmlResponse, redirect } from "../responses";
 import { LOOK_NAME_MAX, lookOf, savedLooks, withSavedLook } from "../saved-looks";
+import { defaultAlt, shareOptionsOf } from "../share-options";
 import { shareSnippets } from "../snippets";
 import {
   defaultFormValues,
@@ -24,6 +25,7 @@ import { typeName } from "../words";
 import { zoneTime } from "../zone-time";
 import { builderForm, formQuery } from "./builder-form";
 import { noticeOf, type PageRoute } from "./route";
+import { sharePanel } from "./share-panel";
 import { signedLinksPanel } from "./signed-links";
 import { endsCell, listPage, thumbnail, timerNow } from "./timer-list";
 import { timerRulesSection } from "./webhooks";
@@ -200,7 +202,7 @@ ${live && view.type !== "recurring" ? actionForm("extend", "Extend", { body: htm
 ${actionForm("duplicate", "Duplicate")}
 ${live ? actionForm("archive", "Archive") : ""}${view.status === "archived" ? actionForm("restore", "Restore") : ""}
 ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}" for good? Emails showing it will show "not available".` })}</div>`;
-  let share = html``;
+  let sharing = html``;
   if (view.status === "published" && view.urls) {
     const png = await deps.renderImage("png", {
       remainingSeconds: 0,
@@ -216,11 +218,14 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
             signed: definition.personalization.require_signature,
           }
         : undefined;
+    const share = shareOptionsOf(ctx.req.query, size.width);
+    const alt = defaultAlt(await timerNow(ctx, id));
     const snippets = shareSnippets({
-      name: view.name,
       type: view.type,
       urls: view.urls,
       ...size,
+      alt: share.alt ?? alt,
+      share,
       personal,
     });
     const secret = timerData(record).signing_secret;
@@ -233,13 +238,16 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
             zone: definition.timezone,
           })
         : "";
-    share = html`<h2>Share</h2>${snippets.map(
-      (
-        s,
-      ) => html`<section class="panel snippet" aria-labelledby="${s.id}-title"><h3 id="${s.id}-title">${s.title}</h3><p class="hint">${s.hint}</p>
-<label class="sr-only" for="${s.id}">${s.title} code</label><textarea id="${s.id}" class="code" readonly rows="${Math.min(8, s.code.split("\n").length + 2)}">${s.code}</textarea>
-<button type="button" data-copy="${s.id}" hidden>Copy</button></section>${s.id === "snippet-merge" ? signed : ""}`,
-    )}`;
+    sharing = sharePanel({
+      action: ctx.envPath(`/timers/${id}`),
+      urls: view.urls,
+      snippets,
+      share,
+      defaultAlt: alt,
+      perRecipient: view.type === "duration" || personal !== undefined,
+      personalized: personal !== undefined,
+      extra: signed,
+    });
   }
   const zone = definition.timezone;
   const content = html`<p><span class="badge ${view.status}">${view.status}</span> ${typeName(view.type)} · revision ${view.revision} · created ${zoneTime(view.created_at, zone)} · changed ${zoneTime(view.updated_at, zone)}</p>
@@ -247,7 +255,7 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
 <p><a href="${ctx.envPath(`/timers/${id}/analytics`)}">Analytics: views per day and email clients</a></p>
 ${actions}
 <form class="panel row save-look" method="post" action="${ctx.envPath(`/timers/${id}/save-look`)}">${csrfField(ctx)}<div><label for="look_name">Save this look as</label><input id="look_name" name="look_name" type="text" maxlength="${LOOK_NAME_MAX}" required placeholder="Brand, spring"></div><div><button type="submit" class="secondary">Save look</button></div></form>
-${share}${await timerRulesSection(ctx, id)}
+${sharing}${await timerRulesSection(ctx, id)}
 <h2>Edit</h2>${builderForm(ctx, {
     // A refused edit shows what was typed, not the stored timer.
     values: refused?.values ?? formValuesOf(definition as TimerDefinition, view.name, ctx.now),
