@@ -27,6 +27,7 @@ import type { Logger, RequestLogLine } from "./observability/logger";
 import { metricsInternals, type TminusMetrics } from "./observability/metrics";
 import { createTracing, type SpanLike } from "./observability/tracing";
 import { OPENAPI_PATH, openApiEndpoint } from "./openapi/serve";
+import { OverloadedError, overloadedResponse } from "./public/load-shedding";
 import { RenderMissingError } from "./public/render-module";
 import { createPublicRoutes } from "./public/routes";
 import { isPublicPath, publicRouteTemplate } from "./public/urls";
@@ -253,6 +254,9 @@ export function createDispatch(
           if (!renderMissingReported) onError(error, requestId);
           renderMissingReported = true;
           return stamp(withoutBodyForHead(req, renderMissing(error, requestId)), requestId);
+        }
+        if (error instanceof OverloadedError) {
+          return stamp(withoutBodyForHead(req, overloadedResponse(error, requestId)), requestId);
         }
         onError(error, requestId);
         pub = {

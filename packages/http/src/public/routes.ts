@@ -22,15 +22,14 @@ import { clientFamily } from "./client-family";
 import { clickTarget, endedImageRedirect, hostedPageFor, redirectTo } from "./go";
 import { createImageCache } from "./image-cache";
 import { createImageRenderer, isQueueFull } from "./image-renderer";
+import { createLoadShedder } from "./load-shedding";
 import { unfilledMergeTagParam } from "./merge-tags";
 import { loadRender } from "./render-module";
+import { createStillImages, DEGRADED_HEADER } from "./still-images";
 import { FONTS_PREFIX } from "./urls";
 import { createViewCounter, viewerIdentity } from "./view-counter";
 import { previewViewer, recipientOf, rememberFirstViews, resolveViewer } from "./viewer";
 import { createViewerEvents } from "./viewer-events";
-
-/** How old an image may be to stand in for one that rendering refused under load. */
-const STALE_IMAGE_MAX_MS = 60_000;
 
 // Email clients and proxies must ask again each time: the first frame is the exact time left.
 const IMAGE_CACHE_CONTROL = "no-cache, max-age=0";
@@ -101,8 +100,12 @@ export function createPublicRoutes(deps: {
     deps.onError,
   );
   const renderer = createImageRenderer(deps.config.render);
-  // Requests answered while rendering was refused, for metrics.
-  const counts = { staleServed: 0, busy: 0 };
+  // The pool full: a still of the exact time, never a 503. The loop too slow: pages give way.
+  const stills = createStillImages({
+    cacheBytes: deps.config.render.still_cache_mb * 1024 * 1024,
+    atlasCacheBytes: deps.config.render.atlas_cache_mb * 1024 * 1024,
+  });
+  const shedder = createLoadShedder(deps.config.render.page_shed_delay_ms);
   let unavailable: Promise<{ gif: Uint8Array; png: Uint8Array }> | undefined;
 
   // Drawn once, on the render threads like every other image: never on the API's event loop.
@@ -152,13 +155,12 @@ export function createPublicRoutes(deps: {
     timer: TimerRecord,
     status: TimerStatusResult,
     options: ImageOptions,
-    now: number,
   ): Promise<ApiResponse> {
     const { definition } = timerData(timer);
     const running = status.state === "running";
     const remaining = status.remaining.total_seconds;
     // Everything the picture depends on, and nothing else: equal keys are equal images.
-    const family = [
+    const key = [
       kind,
       timer.id,
       timer.revision,
@@ -166,47 +168,27 @@ export function createPublicRoutes(deps: {
       options.variant,
       options.width,
       options.frames,
+      remaining,
+      running,
     ].join("|");
-    const key = `${family}|${remaining}|${running}`;
+    const input: ImageInput = {
+      remainingSeconds: remaining,
+      running,
+      look: definition.look,
+      ended: definition.ended,
+      width: options.width,
+      scale: options.scale,
+      variant: options.variant,
+      ...(kind === "gif" ? { frames: options.frames } : {}),
+    };
     try {
-      const bytes = await images.get(
-        key,
-        family,
-        () =>
-          renderer.render(kind, {
-            remainingSeconds: remaining,
-            running,
-            look: definition.look,
-            ended: definition.ended,
-            width: options.width,
-            scale: options.scale,
-            variant: options.variant,
-            ...(kind === "gif" ? { frames: options.frames } : {}),
-          }),
-        now,
-      );
-      return binary(200, kind, bytes);
+      return binary(200, kind, await images.get(key, () => renderer.render(kind, input)));
     } catch (error) {
       if (!isQueueFull(error)) throw error;
-      // Rendering is saturated: the newest image of this one a few seconds old beats a broken
-      // image in an email; without one, 503 and when to come back.
-      const stale = images.latestOf(family, now, STALE_IMAGE_MAX_MS);
-      if (stale) {
-        counts.staleServed++;
-        const served = binary(200, kind, stale);
-        served.headers["tminus-image"] = "stale";
-        return served;
-      }
-      counts.busy++;
-      return {
-        status: 503,
-        headers: {
-          "content-type": "text/plain; charset=utf-8",
-          "cache-control": "no-store",
-          "retry-after": String(error.retryAfterSeconds ?? 1),
-        },
-        body: "Busy rendering images; retry shortly.",
-      };
+      // The pool is full: one frame of the exact time left beats a broken image in an email.
+      const degraded = binary(200, kind, await stills.image(kind, input));
+      degraded.headers[DEGRADED_HEADER] = "still";
+      return degraded;
     }
   }
 
@@ -290,12 +272,15 @@ export function createPublicRoutes(deps: {
       };
     }
     if (!req.path.startsWith(PUBLIC_PREFIX)) return null;
+    shedder.seen();
     if (req.path.startsWith(FONTS_PREFIX) && read) return font(req.path.slice(FONTS_PREFIX.length));
     const rest = req.path.slice(PUBLIC_PREFIX.length);
     const slash = rest.indexOf("/");
     const id = (slash === -1 ? rest : rest.slice(0, slash)).toLowerCase();
     const kind = KINDS[slash === -1 ? "" : rest.slice(slash)];
     if (!kind || !read) return notShown(kind ?? "page", 404);
+    // Pages are what gives way when the event loop is overloaded (load-shedding.ts).
+    if (kind === "page" || kind === "embed") shedder.check();
     if (!isUuid(id)) return notShown(kind, 404);
     const timer = await deps.cache.findTimerById(id);
     if (timer?.status !== "published") return notShown(kind, 404);
@@ -332,8 +317,7 @@ export function createPublicRoutes(deps: {
     }
     const response =
       kind === "gif" || kind === "png"
-        ? (endedImageRedirect(definition, status) ??
-          (await image(kind, timer, status, options!, now)))
+        ? (endedImageRedirect(definition, status) ?? (await image(kind, timer, status, options!)))
         : await page(kind, timer, status, now, baseUrl);
     if (setCookie) response.headers["set-cookie"] = setCookie;
     if (zoned && !zoned.applied) response.headers["x-tminus-timezone-ignored"] = zoned.reason;
@@ -370,8 +354,9 @@ export function createPublicRoutes(deps: {
     flushViews: () => views.flush(),
     /** Stops the render threads; call after the requests in flight are answered. */
     close: async () => {
+      shedder.close();
       await Promise.all([views.flush(), viewerEvents.close()]);
-      await renderer.close();
+      await Promise.all([renderer.close(), stills.close()]);
     },
     /** Starts the render threads and warms them (see ImageRenderer.prepare), then draws the stand-in. */
     prepare: async () => {
@@ -382,8 +367,8 @@ export function createPublicRoutes(deps: {
     figures: (): RenderFigures => ({
       pool: renderer.poolStats(),
       rendered: renderer.rendered,
-      staleServed: counts.staleServed,
-      busy: counts.busy,
+      stills: { ...stills.figures, ...stills.cacheCounts },
+      shed: shedder.counts.shed,
       cache: { ...images.counts, bytes: images.bytes, entries: images.size },
     }),
     /** Draws an image on the same threads (the dashboard's unpublished previews). */
