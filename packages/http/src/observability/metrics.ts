@@ -35,6 +35,8 @@ export interface RenderFigures {
    */
   stills: {
     inline: number;
+    /** Requests answered with a still because their image waited past `render.max_wait_ms`. */
+    late: number;
     hits: number;
     coalesced: number;
     misses: number;
@@ -211,6 +213,12 @@ export function createMetrics(options: MetricsOptions = {}): TminusMetrics {
     "Stills drawn on the event loop because the still lane's queue was full too.",
     null,
     () => sum((f) => f.stills.inline),
+  );
+  counter(
+    "tminus_image_stills_late_total",
+    "Image requests answered with a still because their image waited in the queue past render.max_wait_ms.",
+    null,
+    () => sum((f) => f.stills.late),
   );
   counter(
     "tminus_public_pages_shed_total",

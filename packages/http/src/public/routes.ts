@@ -104,6 +104,7 @@ export function createPublicRoutes(deps: {
   const stills = createStillImages({
     cacheBytes: deps.config.render.still_cache_mb * 1024 * 1024,
     atlasCacheBytes: deps.config.render.atlas_cache_mb * 1024 * 1024,
+    maxWaitMs: deps.config.render.max_wait_ms,
   });
   const shedder = createLoadShedder(deps.config.render.page_shed_delay_ms);
   let unavailable: Promise<{ gif: Uint8Array; png: Uint8Array }> | undefined;
@@ -181,15 +182,15 @@ export function createPublicRoutes(deps: {
       variant: options.variant,
       ...(kind === "gif" ? { frames: options.frames } : {}),
     };
-    try {
-      return binary(200, kind, await images.get(key, () => renderer.render(kind, input)));
-    } catch (error) {
-      if (!isQueueFull(error)) throw error;
-      // The pool is full: one frame of the exact time left beats a broken image in an email.
-      const degraded = binary(200, kind, await stills.image(kind, input));
-      degraded.headers[DEGRADED_HEADER] = "still";
-      return degraded;
-    }
+    // Behind a queue, or refused by a full one: one frame of the exact time left beats a broken
+    // image in an email (still-images.ts).
+    const pool = renderer.poolStats();
+    const queued = pool !== null && (pool.queued > 0 || pool.busy >= pool.threads);
+    const full = images.get(key, () => renderer.render(kind, input));
+    const { bytes, still } = await stills.fullOrStill(kind, input, full, queued);
+    const response = binary(200, kind, bytes);
+    if (still) response.headers[DEGRADED_HEADER] = "still";
+    return response;
   }
 
   async function page(

@@ -19,10 +19,16 @@ export const DEGRADED_HEADER = "x-tminus-degraded";
  * the first frame of `input` (for a PNG, the PNG itself), drawn once per look, size, variant,
  * second and state, however many requests ask at once (coalesced, then kept, byte-bounded).
  */
-export function createStillImages(options: { cacheBytes: number; atlasCacheBytes: number }) {
+export function createStillImages(options: {
+  cacheBytes: number;
+  atlasCacheBytes: number;
+  /** How long a queued image may take before its still answers instead; 0: no limit. */
+  maxWaitMs: number;
+}) {
   const kept = createImageCache(options.cacheBytes);
-  // Stills drawn on the event loop because the lane's queue was full too (for metrics).
-  const figures = { inline: 0 };
+  // For metrics: stills drawn on the event loop (the lane's queue was full too), and requests
+  // answered with a still because their image waited longer than `maxWaitMs`.
+  const figures = { inline: 0, late: 0 };
   let lane: Promise<RenderPool> | undefined;
 
   const laneOf = () => {
@@ -30,6 +36,9 @@ export function createStillImages(options: { cacheBytes: number; atlasCacheBytes
       r.createRenderPool({
         threads: 1,
         maxQueue: STILL_MAX_QUEUE,
+        // At the caller's priority: the pool's threads run below it and may be starved on a busy
+        // machine; a still is one frame, and it is what the recipient would otherwise not see.
+        niceness: 0,
         cache: { atlasBytes: options.atlasCacheBytes, frameBytes: 1024 * 1024 },
       }),
     );
@@ -50,13 +59,46 @@ export function createStillImages(options: { cacheBytes: number; atlasCacheBytes
     }
   }
 
+  /** The still of `input`: its first frame, one frame long. */
+  function image(kind: "gif" | "png", input: ImageInput): Promise<Uint8Array> {
+    const still: ImageInput = kind === "gif" ? { ...input, frames: 1 } : input;
+    return kept.get(stillKey(kind, still), () => draw(kind, still));
+  }
+
   return {
-    /** The still of `input`: its first frame, one frame long. */
-    image(kind: "gif" | "png", input: ImageInput): Promise<Uint8Array> {
-      const still: ImageInput = kind === "gif" ? { ...input, frames: 1 } : input;
-      return kept.get(stillKey(kind, still), () => draw(kind, still));
+    image,
+    /**
+     * `full` (the image of `input` on its way from the pool), or the still of `input` when the
+     * pool refused it (queue full) or, with `queued`, it is not there within `maxWaitMs`: an
+     * email client gives up on an image that takes too long, and that is a broken image too.
+     */
+    async fullOrStill(
+      kind: "gif" | "png",
+      input: ImageInput,
+      full: Promise<Uint8Array>,
+      queued: boolean,
+    ): Promise<{ bytes: Uint8Array; still: boolean }> {
+      let timer: NodeJS.Timeout | undefined;
+      const late =
+        queued && options.maxWaitMs > 0
+          ? new Promise<null>((resolve) => {
+              timer = setTimeout(resolve, options.maxWaitMs, null);
+            })
+          : null;
+      try {
+        const bytes = await (late ? Promise.race([full, late]) : full);
+        if (bytes) return { bytes, still: false };
+        // Still drawn for the cache (or refused later): nobody waits for it any more.
+        full.catch(() => undefined);
+        figures.late++;
+      } catch (error) {
+        if (!isQueueFull(error)) throw error;
+      } finally {
+        clearTimeout(timer);
+      }
+      return { bytes: await image(kind, input), still: true };
     },
-    /** Stills drawn on the event loop (the lane was full too). */
+    /** Stills drawn on the event loop, and stills answered because the image was late. */
     figures,
     /** Lookups of the still cache: kept, joined a still in flight, drawn. */
     cacheCounts: kept.counts,
