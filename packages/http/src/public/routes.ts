@@ -359,10 +359,11 @@ export function createPublicRoutes(deps: {
       await Promise.all([views.flush(), viewerEvents.close()]);
       await Promise.all([renderer.close(), stills.close()]);
     },
-    /** Starts the render threads and warms them (see ImageRenderer.prepare), then draws the stand-in. */
+    /** Starts the render threads and warms them (see ImageRenderer.prepare), draws the stand-in, starts the still lane. */
     prepare: async () => {
       await renderer.prepare();
       await unavailableImages();
+      if (deps.config.render.threads !== 0) await stills.prepare();
     },
     /** What the render pool and the image cache did so far (read when metrics are scraped). */
     figures: (): RenderFigures => ({

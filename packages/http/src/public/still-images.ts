@@ -1,8 +1,8 @@
 // The answer of an email image when the render pool is full: never a 503 (in an email that is
 // a broken image for that open, forever) but one frame of the exact time left. A still costs
 // one frame's composition and encoding instead of up to 60, is drawn on a lane of its own (one
-// thread beside the pool, started at the first refusal) and is kept by look, size and second,
-// so a campaign's recipients at the same second share one.
+// thread beside the pool, started by `prepare` or at the first still) and is kept by look, size
+// and second, so a campaign's recipients at the same second share one.
 import type { ImageInput, RenderPool } from "@tminus/render";
 import { createImageCache } from "./image-cache";
 import { isQueueFull } from "./image-renderer";
@@ -102,6 +102,10 @@ export function createStillImages(options: {
     figures,
     /** Lookups of the still cache: kept, joined a still in flight, drawn. */
     cacheCounts: kept.counts,
+    /** Starts the lane's thread now (warm), so the first burst does not wait for it. */
+    async prepare(): Promise<void> {
+      await (await laneOf()).ready;
+    },
     /** Stops the lane's thread, if it ever started. */
     async close() {
       const pool = await lane?.catch(() => null);
