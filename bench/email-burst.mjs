@@ -58,10 +58,14 @@ const quantile = (xs, q) => {
 const round1 = (x) => Math.round(x * 10) / 10;
 const epoch = () => performance.timeOrigin + performance.now();
 const CLOCK_TICKS = 100; // USER_HZ on Linux
-/** CPU seconds (user + system, all threads) a process has used so far; null off Linux. */
-function cpuSeconds(pid) {
+/**
+ * CPU seconds (user + system) a process has used so far, all threads, or with `mainThread` its
+ * main thread alone (the event loop); null off Linux.
+ */
+function cpuSeconds(pid, mainThread = false) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    const file = mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
+    const fields = readFileSync(file, "utf8").split(") ")[1].split(" ");
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
   } catch {
     return null;
@@ -232,10 +236,12 @@ async function runRound(r) {
     await new Promise((resolve) => setTimeout(resolve, 2000)); // probes before the burst
     const before = await metricsOf(server.metricsUrl);
     const cpuBefore = cpuSeconds(server.child.pid);
+    const mainBefore = cpuSeconds(server.child.pid, true);
     const burstStart = epoch();
     const answers = await burst(urls);
     const burstEnd = epoch();
     const cpuAfter = cpuSeconds(server.child.pid);
+    const mainAfter = cpuSeconds(server.child.pid, true);
     const after = await metricsOf(server.metricsUrl);
     await new Promise((resolve) => setTimeout(resolve, 100));
     prober.send("report");
@@ -281,6 +287,10 @@ async function runRound(r) {
       stillsShared: delta('tminus_image_stills_total{result="shared"}'),
       stillsInline: delta("tminus_image_stills_inline_total"),
       serverCpuSeconds: cpuBefore === null ? null : round1(cpuAfter - cpuBefore),
+      // The event loop's thread: its CPU time and the share of the burst's wall time it ran.
+      mainThreadCpuSeconds: mainBefore === null ? null : round1(mainAfter - mainBefore),
+      mainThreadBusy:
+        mainBefore === null ? null : Math.round(((mainAfter - mainBefore) / seconds) * 100),
     };
   } finally {
     server.child.kill("SIGTERM");
@@ -321,6 +331,8 @@ const summary = {
   loopLagP99: med((r) => r.loopLagP99),
   loopLagMax: med((r) => r.loopLagMax),
   serverCpuSeconds: med((r) => r.serverCpuSeconds),
+  mainThreadCpuSeconds: med((r) => r.mainThreadCpuSeconds),
+  mainThreadBusy: med((r) => r.mainThreadBusy),
   cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
   node: process.version,
   loadAtStart,
@@ -334,7 +346,7 @@ else {
       `full animations ${summary.full}, stills ${summary.stills} (${summary.stillShare} %)\n` +
       `burst ${summary.seconds} s, ${summary.imagesPerSecond} images/s, image p99 ${summary.imageP99} ms\n` +
       `API status during the burst: p50 ${summary.apiP50} ms, p99 ${summary.apiP99} ms (target < 50), max ${summary.apiMax} ms; p99 before ${summary.apiP99Before} ms\n` +
-      `server event-loop lag after the burst (prom-client): p99 ${summary.loopLagP99} ms, max ${summary.loopLagMax} ms; server CPU ${summary.serverCpuSeconds} s\n` +
+      `server event-loop lag after the burst (prom-client): p99 ${summary.loopLagP99} ms, max ${summary.loopLagMax} ms; server CPU ${summary.serverCpuSeconds} s, of which the event loop's thread ${summary.mainThreadCpuSeconds} s (busy ${summary.mainThreadBusy} % of the burst)\n` +
       `${summary.cpus}, Node ${summary.node}, load average ${summary.loadAtStart} at the start, ${summary.loadAtEnd} at the end`,
   );
 }
