@@ -72,6 +72,18 @@ function cpuSeconds(pid, mainThread = false) {
   }
 }
 
+/**
+ * Seconds the process's main thread (the event loop) has waited in the kernel's run queue,
+ * runnable but not running (`/proc/<pid>/task/<pid>/schedstat`, second field); null without it.
+ */
+function runQueueWaitSeconds(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[1]) / 1e9;
+  } catch {
+    return null;
+  }
+}
+
 /** `tminus serve` in its own process, resolved once it listens (and its metrics listener). */
 function serve() {
   const child = spawn(
@@ -237,11 +249,13 @@ async function runRound(r) {
     const before = await metricsOf(server.metricsUrl);
     const cpuBefore = cpuSeconds(server.child.pid);
     const mainBefore = cpuSeconds(server.child.pid, true);
+    const waitBefore = runQueueWaitSeconds(server.child.pid);
     const burstStart = epoch();
     const answers = await burst(urls);
     const burstEnd = epoch();
     const cpuAfter = cpuSeconds(server.child.pid);
     const mainAfter = cpuSeconds(server.child.pid, true);
+    const waitAfter = runQueueWaitSeconds(server.child.pid);
     const after = await metricsOf(server.metricsUrl);
     await new Promise((resolve) => setTimeout(resolve, 100));
     prober.send("report");
@@ -291,6 +305,8 @@ async function runRound(r) {
       mainThreadCpuSeconds: mainBefore === null ? null : round1(mainAfter - mainBefore),
       mainThreadBusy:
         mainBefore === null ? null : Math.round(((mainAfter - mainBefore) / seconds) * 100),
+      // Runnable but not given a core: what the machine's other work cost the event loop.
+      mainThreadRunQueueSeconds: waitBefore === null ? null : round1(waitAfter - waitBefore),
     };
   } finally {
     server.child.kill("SIGTERM");
@@ -333,6 +349,7 @@ const summary = {
   serverCpuSeconds: med((r) => r.serverCpuSeconds),
   mainThreadCpuSeconds: med((r) => r.mainThreadCpuSeconds),
   mainThreadBusy: med((r) => r.mainThreadBusy),
+  mainThreadRunQueueSeconds: med((r) => r.mainThreadRunQueueSeconds),
   cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
   node: process.version,
   loadAtStart,
@@ -346,7 +363,7 @@ else {
       `full animations ${summary.full}, stills ${summary.stills} (${summary.stillShare} %)\n` +
       `burst ${summary.seconds} s, ${summary.imagesPerSecond} images/s, image p99 ${summary.imageP99} ms\n` +
       `API status during the burst: p50 ${summary.apiP50} ms, p99 ${summary.apiP99} ms (target < 50), max ${summary.apiMax} ms; p99 before ${summary.apiP99Before} ms\n` +
-      `server event-loop lag after the burst (prom-client): p99 ${summary.loopLagP99} ms, max ${summary.loopLagMax} ms; server CPU ${summary.serverCpuSeconds} s, of which the event loop's thread ${summary.mainThreadCpuSeconds} s (busy ${summary.mainThreadBusy} % of the burst)\n` +
+      `server event-loop lag after the burst (prom-client): p99 ${summary.loopLagP99} ms, max ${summary.loopLagMax} ms; server CPU ${summary.serverCpuSeconds} s, of which the event loop's thread ${summary.mainThreadCpuSeconds} s (busy ${summary.mainThreadBusy} % of the burst; ${summary.mainThreadRunQueueSeconds} s runnable but waiting for a core)\n` +
       `${summary.cpus}, Node ${summary.node}, load average ${summary.loadAtStart} at the start, ${summary.loadAtEnd} at the end`,
   );
 }
