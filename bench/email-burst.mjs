@@ -140,6 +140,7 @@ function probe() {
   const start = performance.now();
   const done = (ok) => {
     if (!ok) bad++;
+    if (out.length === 0) process.send("first");
     out.push([performance.timeOrigin + start, performance.now() - start]);
     setTimeout(probe, 10);
   };
@@ -165,12 +166,12 @@ const key = JSON.parse(
 );
 const auth = { authorization: `Bearer ${key.secret}` };
 
-// One published personalized timer whose images need a signed deadline.
-async function setUp(url) {
+// A published personalized timer (one per round) whose images need a signed deadline.
+async function setUp(url, r) {
   const created = await (
     await fetch(`${url}/api/v1/timers`, {
       method: "POST",
-      headers: { ...auth, "content-type": "application/json", "idempotency-key": "burst" },
+      headers: { ...auth, "content-type": "application/json", "idempotency-key": `burst-${r}` },
       body: JSON.stringify({
         name: "Trial ends",
         type: "personalized",
@@ -232,7 +233,7 @@ function burst(urls) {
 async function runRound(r) {
   const server = await serve();
   try {
-    const timer = await setUp(server.url);
+    const timer = await setUp(server.url, r);
     const statusUrl = `${server.url}/api/v1/timers/${timer.id}/status`;
     // Each recipient's own deadline, distinct within and across rounds: every image is new.
     const now = Math.floor(Date.now() / 1000);
@@ -244,7 +245,12 @@ async function runRound(r) {
     const prober = spawn(process.execPath, ["-e", PROBE_CLIENT, statusUrl, auth.authorization], {
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     });
-    const probes = new Promise((resolve) => prober.on("message", resolve));
+    const probes = new Promise((resolve) =>
+      prober.on("message", (m) => {
+        if (m !== "first") resolve(m);
+      }),
+    );
+    await new Promise((resolve) => prober.once("message", resolve)); // the probe is running
     await new Promise((resolve) => setTimeout(resolve, 2000)); // probes before the burst
     const before = await metricsOf(server.metricsUrl);
     const cpuBefore = cpuSeconds(server.child.pid);
