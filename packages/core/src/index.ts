@@ -67,6 +67,7 @@ export {
   type RecurringTimerDefinition,
   recurrenceSchema,
   recurringTimerSchema,
+  START_ON,
   type TimerCreateInput,
   type TimerDefinition,
   timerCreateSchema,
