@@ -165,26 +165,22 @@ describe.skipIf(!chromiumAvailable)(
 
       // Who fetched the images: the readers' own apps (Outlook twice), proxies, prefetches.
       expect(await page.textContent("#c-human + p.n")).toBe("2");
-      const sources = await page.$$eval("table[aria-labelledby=sources] tbody tr", (trs) =>
-        trs.map((tr) => [
-          tr.querySelector("th")!.childNodes[0]!.textContent,
-          ...[...tr.querySelectorAll("td")].map((c) => c.textContent),
-        ]),
-      );
-      expect(sources).toEqual([
+      // A share table's rows: the name (without its hint), the views, the share.
+      const shares = (table: string) =>
+        page.$$eval(`table[aria-labelledby=${table}] tbody tr`, (trs) =>
+          trs.map((tr) => [
+            tr.querySelector("th")!.childNodes[0]!.textContent,
+            ...[...tr.querySelectorAll("td")].map((c) => c.textContent),
+          ]),
+        );
+      expect(await shares("sources")).toEqual([
         ["Readers' own apps", "2", "25 %"],
         ["Image proxies", "3", "37.5 %"],
         ["Privacy prefetches", "3", "37.5 %"],
       ]);
 
       // Email clients over the 30 days, with their share.
-      const clients = await page.$$eval("table[aria-labelledby=clients] tbody tr", (trs) =>
-        trs.map((tr) => [
-          tr.querySelector("th")!.childNodes[0]!.textContent,
-          ...[...tr.querySelectorAll("td")].map((c) => c.textContent),
-        ]),
-      );
-      expect(clients).toEqual([
+      expect(await shares("clients")).toEqual([
         ["Gmail", "3", "37.5 %"],
         ["Apple Mail", "3", "37.5 %"],
         ["Outlook", "2", "25 %"],

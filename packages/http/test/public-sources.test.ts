@@ -197,6 +197,8 @@ describe("caching headers", () => {
     const revalidated = await gif(id, "r=cy", UA.gmailProxy, { "if-none-match": etag! });
     expect(revalidated.res.status).toBe(304);
     expect(revalidated.bytes.byteLength).toBe(0);
+    // Its Content-Length is the picture's it stands for.
+    expect(revalidated.res.headers.get("content-length")).toBe(String(first.bytes.byteLength));
     expect(revalidated.res.headers.get("etag")).toBe(etag);
     expect(revalidated.res.headers.get("cache-control")).toBe("no-cache, max-age=0");
     const weak = await gif(id, "r=cy", UA.gmailProxy, { "if-none-match": `"x", W/${etag}` });

@@ -22,13 +22,14 @@ export function ifNoneMatchHits(header: string | null, etag: string): boolean {
 
 /**
  * A conditional GET or HEAD whose If-None-Match holds the image's ETag: `304 Not Modified` with
- * the headers the `200` carries (ETag, Cache-Control, Vary), and no body. A proxy that
+ * the headers the `200` carries (ETag, Cache-Control, Vary, Content-Length), and no body. A proxy that
  * revalidates within the same second keeps its copy; any other response passes unchanged.
  */
 export function answerConditional(req: ApiRequest, response: ApiResponse): ApiResponse {
   const etag = response.headers["etag"];
   if (response.status !== 200 || etag === undefined) return response;
   if (!ifNoneMatchHits(req.header("if-none-match"), etag)) return response;
-  const { "content-length": _length, "content-type": _type, ...headers } = response.headers;
+  // Content-Length stays: in a 304 it is the length of the 200 it stands for (RFC 9110 8.6).
+  const { "content-type": _type, ...headers } = response.headers;
   return { status: 304, headers, body: "" };
 }
