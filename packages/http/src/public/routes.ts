@@ -2,11 +2,9 @@ import { randomBytes } from "node:crypto";
 import {
   computeStatus,
   EMBED_SCRIPT_PATH,
-  IMAGE_SIZE,
   inViewerTimezone,
   PUBLIC_PREFIX,
   publicUrls,
-  snapWidth,
   type TimerStatusResult,
   timerData,
 } from "@tminus/core";
@@ -22,6 +20,7 @@ import { clientFamily } from "./client-family";
 import { answerConditional, imageEtag } from "./conditional-get";
 import { clickTarget, endedImageRedirect, hostedPageFor, redirectTo } from "./go";
 import { createImageCache } from "./image-cache";
+import { type ImageOptions, imageOptions } from "./image-options";
 import { createImageRenderer, isQueueFull } from "./image-renderer";
 import { unfilledMergeTagParam } from "./merge-tags";
 import { loadRender } from "./render-module";
@@ -56,32 +55,6 @@ const KINDS: Record<string, Kind> = {
   "/countdown.png": "png",
   "/go": "go",
 };
-
-/** Image options a public URL may carry; anything else in the query is ignored (utm_* etc.). */
-interface ImageOptions {
-  frames: number;
-  scale: 1 | 2;
-  variant: "light" | "dark";
-  width: number;
-}
-
-function intParam(req: ApiRequest, name: string, fallback: number, min: number, max: number) {
-  const raw = req.query.get(name);
-  if (raw === null) return fallback;
-  if (!/^\d{1,4}$/.test(raw) || Number(raw) < min || Number(raw) > max) return null;
-  return Number(raw);
-}
-
-function imageOptions(req: ApiRequest): ImageOptions | null {
-  const frames = intParam(req, "frames", 60, 1, 60);
-  const scale = intParam(req, "scale", 1, 1, 2);
-  const width = intParam(req, "width", 600, IMAGE_SIZE.minWidth, IMAGE_SIZE.maxWidth);
-  const variant = req.query.get("variant") ?? "light";
-  if (frames === null || scale === null || width === null) return null;
-  if (variant !== "light" && variant !== "dark") return null;
-  // Drawn at the nearest 20 px: widths that snap alike share one cache entry.
-  return { frames, scale: scale as 1 | 2, variant, width: snapWidth(width) };
-}
 
 /**
  * The public render routes (no key, outside /api/v1): `/t/{id}` hosted page, `/t/{id}/embed`,
