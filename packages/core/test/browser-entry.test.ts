@@ -119,16 +119,14 @@ describe("@tminus/core/browser", () => {
             recurrence: { rrule, dtstart, ended_hold_seconds: hold },
           }),
         ),
-      fc
-        .record({ zone: fc.constantFrom(...zones), local: wall })
-        .map(({ zone, local }) =>
-          full.fixedTimerSchema.parse({
-            type: "fixed",
-            name: "p",
-            timezone: zone,
-            deadline_local: local,
-          }),
-        ),
+      fc.record({ zone: fc.constantFrom(...zones), local: wall }).map(({ zone, local }) =>
+        full.fixedTimerSchema.parse({
+          type: "fixed",
+          name: "p",
+          timezone: zone,
+          deadline_local: local,
+        }),
+      ),
     );
     const clock: fc.Arbitrary<TimerClock> = fc.record({
       published_at: fc.constant(null),
