@@ -1,12 +1,13 @@
 // `@tminus/core/browser` as a page gets it (esbuild's bundle of the entry, minified) must
 // answer exactly as the main entry: over the status and recurrence table, and over random
 // timers and instants. The same bundle runs in Chromium in http/test/countdown-element.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import fc from "fast-check";
+import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as full from "../src/index";
 import type { StatusInput, TimerClock } from "../src/status/types";
@@ -14,6 +15,12 @@ import { BROWSER_TABLE } from "./_browser-table";
 
 type BrowserEntry = typeof import("../src/browser");
 let browser: BrowserEntry;
+let iife = "";
+// Chromium answers with its own Intl and tz data: under CI a missing browser fails the run.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromiumAvailable = existsSync(CHROMIUM);
+if (!chromiumAvailable && process.env.CI)
+  throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
 const dir = mkdtempSync(join(tmpdir(), "tminus-core-browser-"));
 
 beforeAll(async () => {
@@ -25,6 +32,16 @@ beforeAll(async () => {
     platform: "browser",
     write: false,
   });
+  const page = await build({
+    entryPoints: [fileURLToPath(new URL("../src/browser.ts", import.meta.url))],
+    bundle: true,
+    minify: true,
+    format: "iife",
+    globalName: "tminusCore",
+    platform: "browser",
+    write: false,
+  });
+  iife = page.outputFiles[0]!.text;
   const file = join(dir, "browser.mjs");
   writeFileSync(file, result.outputFiles[0]!.contents);
   browser = (await import(pathToFileURL(file).href)) as BrowserEntry;
@@ -142,5 +159,28 @@ describe("@tminus/core/browser", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe.skipIf(!chromiumAvailable)("@tminus/core/browser in Chromium", () => {
+  it("answers the whole table as the main entry does in Node", async () => {
+    const b = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
+    try {
+      const page = await b.newPage();
+      await page.addScriptTag({ content: iife });
+      const rows = BROWSER_TABLE.map((row) => ({ input: row.input, instants: row.instants }));
+      const answers = await page.evaluate((rows) => {
+        const core = (window as unknown as { tminusCore: BrowserEntry }).tminusCore;
+        return rows.map((row) => row.instants.map((now) => core.computeStatus(row.input, now)));
+      }, rows);
+      expect(answers).toEqual(
+        BROWSER_TABLE.map((row) => row.instants.map((now) => full.computeStatus(row.input, now))),
+      );
+    } finally {
+      await b.close();
+    }
   });
 });
