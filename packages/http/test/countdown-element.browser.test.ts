@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, launchChromium } from "./_chromium";
-import { newKey, startTestServer, type TestServer } from "./_harness";
+import { createTimer, startTestServer, type TestServer } from "./_harness";
 
 // `<tminus-countdown>` from embed.js on a shop page of another origin, in Chromium: one request
 // for countdown.json, then core's own math in the page. Its digits are compared with the API's
@@ -28,19 +28,7 @@ let hostUrl = "";
 let weekly: Timer;
 let key: Awaited<ReturnType<TestServer["key"]>>;
 
-async function published(body: Record<string, unknown>): Promise<Timer> {
-  const created = await s.call("POST", "/api/v1/timers", {
-    key,
-    body,
-    headers: { "idempotency-key": newKey() },
-  });
-  if (created.status !== 201) throw new Error(created.text);
-  const pub = await s.call("POST", `/api/v1/timers/${created.json.data.id}/publish`, {
-    key,
-    headers: { "if-match": created.json.data.revision },
-  });
-  return pub.json.data;
-}
+const published = (body: Record<string, unknown>): Promise<Timer> => createTimer(s, key, body);
 
 /** The shop's page: one element wrapping the timer's GIF, and the embed script. */
 function shopPage(t: Timer): string {

@@ -1,6 +1,6 @@
 import { computeStatus, type TimerDefinition } from "@tminus/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newKey, startTestServer, type TestServer } from "./_harness";
+import { createTimer, startTestServer, type TestServer } from "./_harness";
 
 // GET /t/{id}/countdown.json, what <tminus-countdown> reads once: the timing fields, the clock
 // and the server's status at its own `now`, readable from any origin, and nothing private.
@@ -8,20 +8,13 @@ let s: TestServer;
 let key: Awaited<ReturnType<TestServer["key"]>>;
 const NOW = Date.parse("2026-11-27T10:00:00Z");
 
-async function timer(body: Record<string, unknown>, publish = true) {
-  const created = await s.call("POST", "/api/v1/timers", {
+const timer = (body: Record<string, unknown>, publish = true) =>
+  createTimer(
+    s,
     key,
-    body: { name: "Secret launch name", metadata: { campaign: "internal-42" }, ...body },
-    headers: { "idempotency-key": newKey() },
-  });
-  if (created.status !== 201) throw new Error(created.text);
-  if (!publish) return created.json.data;
-  const pub = await s.call("POST", `/api/v1/timers/${created.json.data.id}/publish`, {
-    key,
-    headers: { "if-match": created.json.data.revision },
-  });
-  return pub.json.data;
-}
+    { name: "Secret launch name", metadata: { campaign: "internal-42" }, ...body },
+    publish,
+  );
 
 beforeAll(async () => {
   s = await startTestServer({}, { baseUrlIsServer: true });
