@@ -85,6 +85,18 @@ describe("GET /t/{id}/countdown.json", () => {
     expect(body.timer.definition.personalization).not.toHaveProperty("require_signature");
   });
 
+  it("counts an embed view, and the GIF as a gif view", async () => {
+    const t = await timer({ type: "fixed", deadline_at: "2030-01-01T00:00:00Z" });
+    expect((await fetch(`${s.url}/t/${t.id}/countdown.json`)).status).toBe(200);
+    expect((await fetch(`${s.url}/t/${t.id}/countdown.gif?frames=1`)).status).toBe(200);
+    // Reading the analytics flushes the counted views first.
+    const res = await s.call("GET", `/api/v1/timers/${t.id}/analytics?granularity=day`, { key });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data.map((b: { by_kind: unknown }) => b.by_kind)).toEqual([
+      { embed: 1, gif: 1 },
+    ]);
+  });
+
   it("answers 404 with JSON for a draft, an unknown id and a malformed one", async () => {
     const draft = await timer({ type: "fixed", deadline_at: "2030-01-01T00:00:00Z" }, false);
     for (const id of [draft.id, "0190a0a0-0000-7000-8000-000000000000", "not-a-uuid"]) {
