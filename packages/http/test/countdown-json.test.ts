@@ -93,7 +93,7 @@ describe("GET /t/{id}/countdown.json", () => {
     const res = await s.call("GET", `/api/v1/timers/${t.id}/analytics?granularity=day`, { key });
     expect(res.status, res.text).toBe(200);
     expect(res.json.data.map((b: { by_kind: unknown }) => b.by_kind)).toEqual([
-      { embed: 1, gif: 1 },
+      { embed: 1, gif: 1, page: 0, png: 0 },
     ]);
   });
 
