@@ -56,6 +56,7 @@ function pageLook(look: Look) {
     locale: l.locale,
     labels: l.labels,
     font: l.font,
+    font_size: l.font_size,
     panel: l.panel,
     transparent: l.transparent,
     background_color: l.background_color,

@@ -19,6 +19,8 @@ export interface ElementLook {
   locale: string;
   labels: Partial<Record<TimeUnit, string>>;
   font: "sans" | "mono" | "serif";
+  /** Digit height in CSS px (8..200); the element shrinks it on narrow screens. */
+  font_size: number;
   panel: "rounded" | "plain";
   transparent: boolean;
   background_color: string;

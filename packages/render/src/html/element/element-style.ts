@@ -26,6 +26,9 @@ export function elementStyle(look: ElementLook): string {
       `--tminus-accent:${color(look.dark.accent_color, "#60A5FA")}}}`
     : "";
   const rounded = look.panel === "rounded";
+  // The look's digit height, shrinking with a narrow viewport (four units fit 390 px).
+  const px = Number.isFinite(look.font_size) ? Math.min(Math.max(look.font_size, 8), 200) : 48;
+  const size = `clamp(${Math.min(px, 16)}px,8vw,${px}px)`;
   return (
     `:host{display:inline-block;max-width:100%;vertical-align:middle;` +
     `--tminus-bg:${bg};--tminus-fg:${fg};--tminus-accent:${accent}}` +
@@ -35,12 +38,12 @@ export function elementStyle(look: ElementLook): string {
     `background:var(--tminus-background,var(--tminus-bg));color:var(--tminus-color,var(--tminus-fg));` +
     (rounded ? `border:2px solid var(--tminus-accent);border-radius:14px}` : `border:0}`) +
     `.row{display:flex;flex-wrap:nowrap;align-items:flex-start;gap:.25em;` +
-    `font-variant-numeric:tabular-nums;font-size:var(--tminus-size,clamp(1.5rem,7vw,3rem))}` +
+    `font-variant-numeric:tabular-nums;font-size:var(--tminus-size,${size})}` +
     `.unit{display:flex;flex-direction:column;align-items:center;min-width:1.3em}` +
     `.value{font-weight:700;line-height:1.1}` +
     `.label{font-size:max(.3em,12px);line-height:1.4;opacity:.85}` +
     `.sep{line-height:1.1;color:var(--tminus-accent)}` +
-    `.ended{margin:0;font-size:var(--tminus-size,clamp(1.25rem,5vw,2rem));font-weight:700}` +
+    `.ended{margin:0;font-size:calc(var(--tminus-size,${size})*.6);font-weight:700}` +
     `[hidden]{display:none!important}` +
     `.sr{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;` +
     `clip:rect(0 0 0 0);white-space:nowrap;border:0}`
