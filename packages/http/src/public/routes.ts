@@ -19,6 +19,7 @@ import { isUuid } from "../ids";
 import type { RenderFigures } from "../observability/metrics";
 import type { ReadCache } from "../read-cache";
 import { clientFamily } from "./client-family";
+import { countdownJson, countdownJsonNotAvailable } from "./countdown-json";
 import { clickTarget, endedImageRedirect, hostedPageFor, redirectTo } from "./go";
 import { createImageCache } from "./image-cache";
 import { createImageRenderer, isQueueFull } from "./image-renderer";
@@ -40,13 +41,14 @@ const FONT_CACHE_CONTROL = "public, max-age=31536000, immutable";
 const SHARE_IMAGE_WIDTH = 1200;
 const UNAVAILABLE_TEXT = "This countdown is not available";
 
-type Kind = "page" | "embed" | "gif" | "png" | "go";
+type Kind = "page" | "embed" | "gif" | "png" | "go" | "json";
 const KINDS: Record<string, Kind> = {
   "": "page",
   "/embed": "embed",
   "/countdown.gif": "gif",
   "/countdown.png": "png",
   "/go": "go",
+  "/countdown.json": "json",
 };
 
 /** Image options a public URL may carry; anything else in the query is ignored (utm_* etc.). */
@@ -119,6 +121,7 @@ export function createPublicRoutes(deps: {
   };
 
   async function notShown(kind: Kind, status: number): Promise<ApiResponse> {
+    if (kind === "json") return countdownJsonNotAvailable(status);
     if (kind === "gif" || kind === "png") {
       let images: { gif: Uint8Array; png: Uint8Array } | null = null;
       try {
@@ -331,10 +334,20 @@ export function createPublicRoutes(deps: {
       return redirectTo(clickTarget(shown, status, hosted));
     }
     const response =
-      kind === "gif" || kind === "png"
-        ? (endedImageRedirect(definition, status) ??
-          (await image(kind, timer, status, options!, now)))
-        : await page(kind, timer, status, now, baseUrl);
+      kind === "json"
+        ? countdownJson({
+            definition: shown,
+            clock,
+            viewer,
+            status,
+            ended: definition.ended,
+            now,
+            urls: publicUrls(baseUrl, timer.id),
+          })
+        : kind === "gif" || kind === "png"
+          ? (endedImageRedirect(definition, status) ??
+            (await image(kind, timer, status, options!, now)))
+          : await page(kind, timer, status, now, baseUrl);
     if (setCookie) response.headers["set-cookie"] = setCookie;
     if (zoned && !zoned.applied) response.headers["x-tminus-timezone-ignored"] = zoned.reason;
     if (preview) {
@@ -350,7 +363,8 @@ export function createPublicRoutes(deps: {
         const userAgent = req.header("user-agent");
         views.count({
           timer,
-          kind,
+          // The element's one request is a view of the timer in a page, like the embed's.
+          kind: kind === "json" ? "embed" : kind,
           client: clientFamily(userAgent, kind === "gif" || kind === "png"),
           viewer: viewerIdentity(
             recipient,
