@@ -1,5 +1,6 @@
 import {
   computeStatus,
+  imageInputOf,
   type PublicUrls,
   type TimerDefinition,
   type TimerStatusResult,
@@ -101,7 +102,7 @@ const SIZES_KEPT = 256;
 const sizes = new Map<string, Promise<{ width: number; height: number }>>();
 
 /** The width and height of a timer's 600 px email image, as the share panel's snippet says. */
-function emailImageSize(definition: TimerDefinition, deps: DashboardDeps) {
+export function emailImageSize(definition: TimerDefinition, deps: DashboardDeps) {
   const key = JSON.stringify([definition.look, definition.ended]);
   let size = sizes.get(key);
   if (!size) {
@@ -214,13 +215,10 @@ export async function thumbnail(
 ): Promise<ApiResponse> {
   const at = await timerNow(ctx, id);
   if (!at) return jsonResponse(404, { message: "No such timer." });
-  const bytes = await deps.renderImage("png", {
-    remainingSeconds: at.status.remaining.total_seconds,
-    running: !at.paused && !at.status.ended,
-    look: at.definition.look,
-    ended: at.definition.ended,
-    width: THUMBNAIL_WIDTH,
-  });
+  const bytes = await deps.renderImage(
+    "png",
+    imageInputOf(at.definition, at.status, { width: THUMBNAIL_WIDTH }),
+  );
   return {
     status: 200,
     headers: { "content-type": "image/png", "cache-control": "private, no-store" },
