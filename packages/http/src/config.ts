@@ -182,9 +182,11 @@ function mergeLimits(base: PlanLimits, input: unknown, path: string): PlanLimits
 
 /**
  * Validates a config object and merges it over the defaults. Unknown fields are errors, so a
- * typo in a config file fails loudly instead of silently keeping a default.
+ * typo in a config file fails loudly instead of silently keeping a default. A config this
+ * returned comes back equal (`resolveConfig(resolveConfig(x))` deep-equals
+ * `resolveConfig(x)`), so whoever takes a config just resolves it, resolved or not.
  */
-export function resolveConfig(input: TminusConfigInput = {}): TminusConfig {
+export function resolveConfig(input: TminusConfigInput | TminusConfig = {}): TminusConfig {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new ConfigError("config must be a JSON object");
   }
