@@ -15,7 +15,7 @@ import { csrfField, page } from "../layout";
 import { pngSize, sampleViewer } from "../preview";
 import { htmlResponse, jsonResponse } from "../responses";
 import { defaultAlt } from "../share-options";
-import { shareSnippets } from "../snippets";
+import { personalOf, shareSnippets } from "../snippets";
 import { TYPE_NAMES, typeName } from "../words";
 import { zoneTime } from "../zone-time";
 import { noticeOf } from "./route";
@@ -131,13 +131,7 @@ async function emailSnippet(
   if (t.status !== "published" || !t.urls || !at) return null;
   const { definition } = at;
   const size = await emailImageSize(definition, deps);
-  const personal =
-    definition.type === "personalized"
-      ? {
-          source: definition.personalization.source,
-          signed: definition.personalization.require_signature,
-        }
-      : undefined;
+  const personal = personalOf(definition);
   const [first] = shareSnippets({ ...t, urls: t.urls, ...size, alt: defaultAlt(at), personal });
   return first?.code ?? null;
 }

@@ -12,7 +12,7 @@ import { previewImage } from "../preview";
 import { htmlResponse, redirect } from "../responses";
 import { LOOK_NAME_MAX, lookOf, savedLooks, withSavedLook } from "../saved-looks";
 import { defaultAlt, shareOptionsOf } from "../share-options";
-import { shareSnippets } from "../snippets";
+import { personalOf, shareSnippets } from "../snippets";
 import {
   defaultFormValues,
   formValuesOf,
@@ -205,13 +205,7 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
   let sharing = html``;
   if (view.status === "published" && view.urls) {
     const size = await emailImageSize(definition, deps);
-    const personal =
-      definition.type === "personalized"
-        ? {
-            source: definition.personalization.source,
-            signed: definition.personalization.require_signature,
-          }
-        : undefined;
+    const personal = personalOf(definition);
     const share = shareOptionsOf(ctx.req.query, size.width);
     const alt = defaultAlt(await timerNow(ctx, id));
     const snippets = shareSnippets({
