@@ -10,6 +10,13 @@ export type DuePass = (
   baseUrl: string | null,
 ) => Promise<number>;
 
+/** What one pass works with: the store, its clock reading and the base of timer URLs. */
+export interface PassContext {
+  store: WebhookWorkerStore;
+  now: number;
+  baseUrl: string | null;
+}
+
 /**
  * A pass that works through what is due, `batch` items per store round trip, until a batch
  * comes back short or nothing in it could be advanced (other workers took it). `advance`
@@ -17,21 +24,17 @@ export type DuePass = (
  */
 export function duePass<T>(
   listDue: (store: WebhookWorkerStore, now: number, limit: number) => Promise<readonly T[]>,
-  advance: (
-    store: WebhookWorkerStore,
-    item: T,
-    now: number,
-    baseUrl: string | null,
-  ) => Promise<number | null>,
+  advance: (item: T, pass: PassContext) => Promise<number | null>,
   batch: number,
 ): DuePass {
   return async (store, now, baseUrl) => {
+    const pass = { store, now, baseUrl };
     let fired = 0;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const due = await listDue(store, now, batch);
       let advanced = 0;
       for (const item of due) {
-        const result = await advance(store, item, now, baseUrl);
+        const result = await advance(item, pass);
         if (result !== null) {
           advanced++;
           fired += result;

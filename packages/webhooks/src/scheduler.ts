@@ -1,7 +1,7 @@
 import { timerData } from "@tminus/core";
-import type { DueTimeRule, NewWebhookEvent, WebhookWorkerStore } from "@tminus/store";
+import type { DueTimeRule, NewWebhookEvent } from "@tminus/store";
 import { uuidv7 } from "@tminus/store";
-import { type DuePass, duePass } from "./due-rounds";
+import { type DuePass, duePass, type PassContext } from "./due-rounds";
 import { eventPayload } from "./events";
 import { instantsBetween, nextInstant, type TimeInstant } from "./time-events";
 
@@ -24,10 +24,8 @@ export const runSchedulerPass: DuePass = duePass(
 
 /** Fires one rule's due instants; null when the computation turned out stale. */
 async function advance(
-  store: WebhookWorkerStore,
   due: DueTimeRule,
-  now: number,
-  baseUrl: string | null,
+  { store, now, baseUrl }: PassContext,
 ): Promise<number | null> {
   const { rule, timer } = due;
   const base = {

@@ -1,6 +1,6 @@
 import { computeStatus, timerData, type ViewerContext } from "@tminus/core";
-import type { DueViewerEnd, TimerRecord, WebhookWorkerStore } from "@tminus/store";
-import { type DuePass, duePass } from "./due-rounds";
+import type { DueViewerEnd, TimerRecord } from "@tminus/store";
+import { type DuePass, duePass, type PassContext } from "./due-rounds";
 import { viewerEvent } from "./events";
 
 /** Tracked viewers looked at per store round trip. */
@@ -34,10 +34,8 @@ export const runViewerEndPass: DuePass = duePass(
 );
 
 async function advance(
-  store: WebhookWorkerStore,
   due: DueViewerEnd,
-  now: number,
-  baseUrl: string | null,
+  { store, now, baseUrl }: PassContext,
 ): Promise<number | null> {
   const base = {
     timer_id: due.timer_id,
