@@ -3,6 +3,7 @@ import {
   computeStatus,
   EMBED_SCRIPT_PATH,
   IMAGE_SIZE,
+  imageInputOf,
   inViewerTimezone,
   PUBLIC_PREFIX,
   publicUrls,
@@ -176,16 +177,15 @@ export function createPublicRoutes(deps: {
         key,
         family,
         () =>
-          renderer.render(kind, {
-            remainingSeconds: remaining,
-            running,
-            look: definition.look,
-            ended: definition.ended,
-            width: options.width,
-            scale: options.scale,
-            variant: options.variant,
-            ...(kind === "gif" ? { frames: options.frames } : {}),
-          }),
+          renderer.render(
+            kind,
+            imageInputOf(definition, status, {
+              width: options.width,
+              scale: options.scale,
+              variant: options.variant,
+              frames: kind === "gif" ? options.frames : undefined,
+            }),
+          ),
         now,
       );
       return binary(200, kind, bytes);
