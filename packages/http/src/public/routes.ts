@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import {
   computeStatus,
   EMBED_SCRIPT_PATH,
+  imageInputOf,
   inViewerTimezone,
   PUBLIC_PREFIX,
   publicUrls,
@@ -18,6 +19,7 @@ import type { RenderFigures } from "../observability/metrics";
 import type { ReadCache } from "../read-cache";
 import { clientFamily } from "./client-family";
 import { answerConditional, imageEtag } from "./conditional-get";
+import { countdownJson, countdownJsonNotAvailable } from "./countdown-json";
 import { clickTarget, endedImageRedirect, hostedPageFor, redirectTo } from "./go";
 import { createImageCache } from "./image-cache";
 import { type ImageOptions, imageOptions } from "./image-options";
@@ -47,13 +49,14 @@ const FONT_CACHE_CONTROL = "public, max-age=31536000, immutable";
 const SHARE_IMAGE_WIDTH = 1200;
 const UNAVAILABLE_TEXT = "This countdown is not available";
 
-type Kind = "page" | "embed" | "gif" | "png" | "go";
+type Kind = "page" | "embed" | "gif" | "png" | "go" | "json";
 const KINDS: Record<string, Kind> = {
   "": "page",
   "/embed": "embed",
   "/countdown.gif": "gif",
   "/countdown.png": "png",
   "/go": "go",
+  "/countdown.json": "json",
 };
 
 /**
@@ -100,6 +103,7 @@ export function createPublicRoutes(deps: {
   };
 
   async function notShown(kind: Kind, status: number): Promise<ApiResponse> {
+    if (kind === "json") return countdownJsonNotAvailable(status);
     if (kind === "gif" || kind === "png") {
       let images: { gif: Uint8Array; png: Uint8Array } | null = null;
       try {
@@ -154,16 +158,15 @@ export function createPublicRoutes(deps: {
         key,
         family,
         () =>
-          renderer.render(kind, {
-            remainingSeconds: remaining,
-            running,
-            look: definition.look,
-            ended: definition.ended,
-            width: options.width,
-            scale: options.scale,
-            variant: options.variant,
-            ...(kind === "gif" ? { frames: options.frames } : {}),
-          }),
+          renderer.render(
+            kind,
+            imageInputOf(definition, status, {
+              width: options.width,
+              scale: options.scale,
+              variant: options.variant,
+              frames: kind === "gif" ? options.frames : undefined,
+            }),
+          ),
         now,
       );
       return binary(200, kind, bytes, imageEtag(key));
@@ -317,10 +320,21 @@ export function createPublicRoutes(deps: {
       const hosted = hostedPageFor(req, publicUrls(baseUrl, timer.id).page);
       return redirectTo(clickTarget(shown, status, hosted));
     }
-    const built = isImage
-      ? (endedImageRedirect(definition, status) ??
-        (await image(kind, timer, status, options!, now)))
-      : await page(kind, timer, status, now, baseUrl);
+    const built =
+      kind === "json"
+        ? countdownJson({
+            definition: shown,
+            clock,
+            viewer,
+            status,
+            ended: definition.ended,
+            now,
+            urls: publicUrls(baseUrl, timer.id),
+          })
+        : isImage
+          ? (endedImageRedirect(definition, status) ??
+            (await image(kind, timer, status, options!, now)))
+          : await page(kind, timer, status, now, baseUrl);
     if (setCookie) built.headers["set-cookie"] = setCookie;
     if (zoned && !zoned.applied) built.headers["x-tminus-timezone-ignored"] = zoned.reason;
     // Only where a prefetch and a reader are shown different pictures (docs/email.md).
@@ -340,7 +354,8 @@ export function createPublicRoutes(deps: {
         const userAgent = req.header("user-agent");
         views.count({
           timer,
-          kind,
+          // The element's one request is a view of the timer in a page, like the embed's.
+          kind: kind === "json" ? "embed" : kind,
           client: clientFamily(userAgent, isImage),
           source,
           viewer: viewerIdentity(
