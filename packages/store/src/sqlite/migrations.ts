@@ -407,4 +407,17 @@ CREATE TABLE saved_looks (
 ) STRICT;
 `,
   },
+  {
+    version: 12,
+    name: "render analytics by request source",
+    sql: `
+-- Who fetched the views (docs/analytics.md): views counts every source; proxy_views and
+-- prefetch_views the part that image proxies and privacy prefetches fetched.
+ALTER TABLE render_views ADD COLUMN proxy_views INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE render_views ADD COLUMN prefetch_views INTEGER NOT NULL DEFAULT 0;
+-- The hours of the day a human open saw the viewer; rows counted before this read as human.
+ALTER TABLE render_viewers ADD COLUMN human_hours INTEGER NOT NULL DEFAULT 0;
+UPDATE render_viewers SET human_hours = hours;
+`,
+  },
 ];
