@@ -1,9 +1,11 @@
 import { formatInstant } from "@tminus/core";
 import type { ActivityEntry } from "@tminus/store";
-import { cursorBinding, keysetPage, readListQuery } from "../paging";
+import type { z } from "zod";
+import { cursorBinding, keysetPage } from "../paging";
+import { listQuery, timerPath } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
-import { loadTimer } from "./_timer-common";
-import type { RouteContext, RouteResult } from "./context";
+import { loadTimer, type TimerRouteContext } from "./_timer-common";
+import type { RouteResult } from "./context";
 import { defineRoute } from "./define";
 
 /** An activity entry as the API shows it: who (key id and prefix, never the secret), what, when. */
@@ -22,8 +24,12 @@ export function activityView(entry: ActivityEntry): Record<string, unknown> {
 }
 
 /** GET /timers/{id}/activity: every change and control action, newest first, paged. */
-async function listActivity(ctx: RouteContext): Promise<RouteResult> {
-  const { limit, cursor } = readListQuery(ctx.req.query, []);
+const LIST_QUERY = listQuery({});
+
+async function listActivity(
+  ctx: TimerRouteContext<unknown, z.output<typeof LIST_QUERY>>,
+): Promise<RouteResult> {
+  const { limit, cursor } = ctx.query;
   const timer = await loadTimer(ctx);
   const { account, key } = ctx.auth;
   const binding = cursorBinding(ctx.auth, "activity", timer.id);
@@ -49,13 +55,14 @@ export const timerActivityRoutes = [
   defineRoute({
     method: "GET",
     path: "/timers/{timer_id}/activity",
+    params: timerPath,
     scope: "timers:read",
     operationId: "listTimerActivity",
     summary: "List a timer's activity",
     description:
       "Every change and control action on the timer, newest first: who (key id and prefix, never the secret), what changed (fields before and after), when, and the request id.",
     tag: "Timers",
-    list: true,
+    query: LIST_QUERY,
     success: {
       status: 200,
       schema: responseSchemas.ActivityList,
