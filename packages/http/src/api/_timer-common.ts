@@ -9,6 +9,7 @@ import {
   STALE_REVISION,
   TIMER_NOT_FOUND,
 } from "../openapi/error-cases";
+import { cursorBinding } from "../paging";
 import { etagOf } from "../timer-view";
 import type { RouteContext, RouteResult } from "./context";
 
@@ -28,6 +29,22 @@ export async function loadTimer(ctx: TimerRouteContext): Promise<TimerRecord> {
   // A timer of the other environment or account does not exist from this key's view.
   if (!timer) throw TIMER_NOT_FOUND.error(id, key.environment);
   return timer;
+}
+
+/**
+ * The start of a list under `/timers/{timer_id}` (`list` names it in the cursor binding): the
+ * timer of the path as the store's filter, the binding, and the position the cursor carries.
+ */
+export async function timerListStart(
+  ctx: TimerRouteContext<unknown, { cursor?: string | undefined }>,
+  list: string,
+) {
+  const timer = await loadTimer(ctx);
+  const binding = cursorBinding(ctx.auth, list, timer.id);
+  const { cursor } = ctx.query;
+  const after = cursor ? ctx.services.cursors.decode(cursor, binding) : undefined;
+  const of = { account_id: timer.account_id, environment: timer.environment, timer_id: timer.id };
+  return { of, binding, after };
 }
 
 /** Who is acting: the key (id and display prefix, never the secret) and the request. */

@@ -1,7 +1,7 @@
 import { formatInstant, parseOffsetDateTime } from "@tminus/core";
 import type { AnalyticsGranularity, RenderAnalyticsBucket } from "@tminus/store";
 import { z } from "zod";
-import { DocumentedError } from "../openapi/error-cases";
+import { DocumentedError, fieldError } from "../openapi/error-cases";
 import { cursorBinding, keysetPage } from "../paging";
 import { listQuery, parameter, timerPath, toldAs } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
@@ -27,10 +27,11 @@ const instant = () =>
     (name) => `${name} must be an RFC 3339 date-time with an offset, like 2026-11-01T00:00:00Z`,
   );
 
-const BAD_GRANULARITY = new DocumentedError(
+const BAD_GRANULARITY = fieldError(
   "validation_error",
-  () => ({ message: "granularity must be hour or day", details: { field: "granularity" } }),
-  { example: [], name: "bad_granularity" },
+  "bad_granularity",
+  "granularity",
+  "granularity must be hour or day",
 );
 
 const BAD_RANGE = new DocumentedError(
@@ -127,10 +128,21 @@ async function listAnalytics(
   });
 }
 
-const ERRORS = [BAD_GRANULARITY, BAD_RANGE];
-
 const ABOUT =
   "Buckets with at least one view, oldest first; hours and days are UTC. Views are counted behind the responses (a process writes its counts every 100 ms; a caller sees its own process's at once). Kept for the operator's `analytics.retention_days` (default 90). Privacy: docs/analytics.md.";
+
+/** What the two analytics operations share: the scope, the query and the answer. */
+const SHARED = {
+  scope: "timers:read",
+  tag: "Analytics",
+  query: QUERY,
+  errors: [BAD_GRANULARITY, BAD_RANGE],
+  success: {
+    status: 200,
+    schema: responseSchemas.AnalyticsList,
+    description: "A page of buckets.",
+  },
+} as const;
 
 /** GET /timers/{timer_id}/analytics and GET /analytics, with the `timers:read` scope. */
 export const analyticsRoutes = [
@@ -138,35 +150,19 @@ export const analyticsRoutes = [
     method: "GET",
     path: "/timers/{timer_id}/analytics",
     params: timerPath,
-    scope: "timers:read",
     operationId: "getTimerAnalytics",
     summary: "Read a timer's view analytics",
     description: `Public views of this timer (email GIF and PNG, hosted page, embed) per hour or day: views by kind and by email client family, and unique viewers. ${ABOUT}`,
-    tag: "Analytics",
-    query: QUERY,
-    errors: ERRORS,
-    success: {
-      status: 200,
-      schema: responseSchemas.AnalyticsList,
-      description: "A page of buckets.",
-    },
+    ...SHARED,
     handle: async (ctx) => listAnalytics(ctx, (await loadTimer(ctx)).id),
   }),
   defineRoute({
     method: "GET",
     path: "/analytics",
-    scope: "timers:read",
     operationId: "getAnalytics",
     summary: "Read the account's view analytics",
     description: `Public views of every live timer of the key's account and environment together (a deleted timer leaves the totals), per hour or day. ${ABOUT}`,
-    tag: "Analytics",
-    query: QUERY,
-    errors: ERRORS,
-    success: {
-      status: 200,
-      schema: responseSchemas.AnalyticsList,
-      description: "A page of buckets.",
-    },
+    ...SHARED,
     handle: (ctx) => listAnalytics(ctx, undefined),
   }),
 ];

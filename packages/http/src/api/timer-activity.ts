@@ -1,10 +1,9 @@
 import { formatInstant } from "@tminus/core";
 import type { ActivityEntry } from "@tminus/store";
-import type { z } from "zod";
-import { cursorBinding, keysetPage } from "../paging";
-import { listQuery, timerPath } from "../schemas/parameters";
+import { keysetPage } from "../paging";
+import { PAGE_QUERY, type PageQuery, timerPath } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
-import { loadTimer, type TimerRouteContext } from "./_timer-common";
+import { type TimerRouteContext, timerListStart } from "./_timer-common";
 import type { RouteResult } from "./context";
 import { defineRoute } from "./define";
 
@@ -24,21 +23,12 @@ export function activityView(entry: ActivityEntry): Record<string, unknown> {
 }
 
 /** GET /timers/{id}/activity: every change and control action, newest first, paged. */
-const LIST_QUERY = listQuery({});
-
-async function listActivity(
-  ctx: TimerRouteContext<unknown, z.output<typeof LIST_QUERY>>,
-): Promise<RouteResult> {
-  const { limit, cursor } = ctx.query;
-  const timer = await loadTimer(ctx);
-  const { account, key } = ctx.auth;
-  const binding = cursorBinding(ctx.auth, "activity", timer.id);
-  const after = cursor ? ctx.services.cursors.decode(cursor, binding) : undefined;
+async function listActivity(ctx: TimerRouteContext<unknown, PageQuery>): Promise<RouteResult> {
+  const { limit } = ctx.query;
+  const { of, binding, after } = await timerListStart(ctx, "activity");
   // Newest first by revision: a timer's changes are serialised by it, so the order is total.
   const rows = await ctx.services.store.listActivity({
-    account_id: account.id,
-    environment: key.environment,
-    timer_id: timer.id,
+    ...of,
     before_revision: after?.value,
     limit: limit + 1,
   });
@@ -62,7 +52,7 @@ export const timerActivityRoutes = [
     description:
       "Every change and control action on the timer, newest first: who (key id and prefix, never the secret), what changed (fields before and after), when, and the request id.",
     tag: "Timers",
-    query: LIST_QUERY,
+    query: PAGE_QUERY,
     success: {
       status: 200,
       schema: responseSchemas.ActivityList,

@@ -13,7 +13,7 @@ import {
 } from "../openapi/error-cases";
 import { SIGNING } from "../openapi/webhook-events";
 import { cursorBinding } from "../paging";
-import { DESTINATION_ID, listQuery } from "../schemas/parameters";
+import { DESTINATION_ID, PAGE_QUERY, type PageQuery } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
 import {
   DESCRIPTION_MAX,
@@ -33,8 +33,6 @@ export const PREVIOUS_SECRET_TTL_MS = 24 * 3_600_000;
 
 const DESTINATION_PATH = z.object({ destination_id: DESTINATION_ID });
 type DestinationContext<B = unknown> = RouteContext<B, z.output<typeof DESTINATION_PATH>>;
-
-const LIST_QUERY = listQuery({});
 
 /** The environment has as many destinations as the operator allows. */
 const DESTINATION_LIMIT = new DocumentedError(
@@ -87,7 +85,7 @@ async function createDestination(
 }
 
 async function listDestinations(
-  ctx: RouteContext<unknown, unknown, z.output<typeof LIST_QUERY>>,
+  ctx: RouteContext<unknown, unknown, PageQuery>,
 ): Promise<RouteResult> {
   const { limit, cursor } = ctx.query;
   const { account_id, environment } = scopeOf(ctx);
@@ -207,7 +205,7 @@ export const webhookDestinationRoutes = [
     summary: "List webhook destinations",
     description: "The environment's destinations, newest first. Secrets are never listed.",
     tag: "Webhooks",
-    query: LIST_QUERY,
+    query: PAGE_QUERY,
     success: {
       status: 200,
       schema: responseSchemas.WebhookDestinationList,

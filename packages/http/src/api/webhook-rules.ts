@@ -6,30 +6,26 @@ import {
   BODY_NOT_JSON,
   DocumentedError,
   EXAMPLE_ID,
+  fieldError,
   RULE_ID_ERRORS,
   TIMER_NOT_FOUND,
 } from "../openapi/error-cases";
-import { cursorBinding } from "../paging";
-import { listQuery, RULE_ID, TIMER_ID, timerPath } from "../schemas/parameters";
+import { PAGE_QUERY, type PageQuery, RULE_ID, TIMER_ID, timerPath } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
 import { MAX_RULES_PER_TIMER, type ruleCreateSchema } from "../schemas/webhook-requests";
-import { loadTimer, type TimerRouteContext } from "./_timer-common";
+import { loadTimer, type TimerRouteContext, timerListStart } from "./_timer-common";
 import { newestFirstPage } from "./_webhook-common";
 import { ruleView } from "./_webhook-views";
 import type { RouteContext, RouteResult } from "./context";
 import { defineRoute } from "./define";
 
-const LIST_QUERY = listQuery({});
 const RULE_PATH = z.object({ timer_id: TIMER_ID, rule_id: RULE_ID });
 
-const MISSING_OFFSET = new DocumentedError(
+const MISSING_OFFSET = fieldError(
   "missing_field",
-  () => ({
-    message:
-      "offset_seconds is required with timer.threshold: how many seconds before the end to fire",
-    details: { field: "offset_seconds" },
-  }),
-  { example: [], name: "missing_offset" },
+  "missing_offset",
+  "offset_seconds",
+  "offset_seconds is required with timer.threshold: how many seconds before the end to fire",
 );
 
 /** `destination_id` names no destination of the timer's account and environment. */
@@ -98,21 +94,11 @@ async function createRule(
   return { status: 201, data: ruleView(outcome.rule) };
 }
 
-async function listRules(
-  ctx: TimerRouteContext<unknown, z.output<typeof LIST_QUERY>>,
-): Promise<RouteResult> {
-  const { limit, cursor } = ctx.query;
-  const timer = await loadTimer(ctx);
+async function listRules(ctx: TimerRouteContext<unknown, PageQuery>): Promise<RouteResult> {
+  const { limit } = ctx.query;
+  const { of, binding, after } = await timerListStart(ctx, "webhook_rules");
   const { store, cursors } = ctx.services;
-  const binding = cursorBinding(ctx.auth, "webhook_rules", timer.id);
-  const after = cursor ? cursors.decode(cursor, binding) : undefined;
-  const rows = await store.listWebhookRules({
-    account_id: timer.account_id,
-    environment: timer.environment,
-    timer_id: timer.id,
-    after,
-    limit: limit + 1,
-  });
+  const rows = await store.listWebhookRules({ ...of, after, limit: limit + 1 });
   return newestFirstPage(rows, limit, ruleView, cursors, binding);
 }
 
@@ -172,7 +158,7 @@ export const webhookRuleRoutes = [
     summary: "List a timer's webhook rules",
     description: "The rules attached to the timer, newest first.",
     tag: "Webhooks",
-    query: LIST_QUERY,
+    query: PAGE_QUERY,
     success: {
       status: 200,
       schema: responseSchemas.WebhookRuleList,

@@ -60,7 +60,12 @@ function unpack(told: Told): { message: string; details?: Record<string, unknown
 /** The id the examples use for a resource that does not exist. */
 export const EXAMPLE_ID = "0b6c3c1e-3f0a-4d5e-9a43-8f1b2c3d4e5f";
 
-/** A `validation_error` naming `field`, told by `message`. */
+/** A documented failure with one fixed message, naming `field` in `details.field`. */
+export function fieldError(code: ErrorCode, name: string, field: string, message: string) {
+  return new DocumentedError(code, () => ({ message, details: { field } }), { example: [], name });
+}
+
+/** A failure naming `field`, told by `message`. */
 const invalidField =
   <A extends unknown[]>(field: string, message: (...args: A) => string) =>
   (...args: A) => ({ message: message(...args), details: { field } });
@@ -80,25 +85,19 @@ export const TIMER_NOT_FOUND = new DocumentedError(
 );
 
 /** If-Match absent on a change. */
-export const MISSING_IF_MATCH = new DocumentedError(
+export const MISSING_IF_MATCH = fieldError(
   "missing_field",
-  () => ({
-    message:
-      "If-Match header is required on changes: send the timer's revision (its ETag) from your last read",
-    details: { field: "If-Match" },
-  }),
-  { example: [], name: "missing_if_match" },
+  "missing_if_match",
+  "If-Match",
+  "If-Match header is required on changes: send the timer's revision (its ETag) from your last read",
 );
 
 /** If-Match that is not one revision. */
-export const BAD_IF_MATCH = new DocumentedError(
+export const BAD_IF_MATCH = fieldError(
   "validation_error",
-  invalidField(
-    "If-Match",
-    () =>
-      'If-Match must carry one revision as returned in the ETag header or the revision field, e.g. "r3" (weak tags and * are not accepted)',
-  ),
-  { example: [], name: "malformed_if_match" },
+  "malformed_if_match",
+  "If-Match",
+  'If-Match must carry one revision as returned in the ETag header or the revision field, e.g. "r3" (weak tags and * are not accepted)',
 );
 
 /** A stale If-Match. */
@@ -119,13 +118,11 @@ export const BODY_NOT_JSON = new DocumentedError(
 );
 
 /** Idempotency-Key absent on POST /timers. */
-export const MISSING_IDEMPOTENCY_KEY = new DocumentedError(
+export const MISSING_IDEMPOTENCY_KEY = fieldError(
   "missing_field",
-  () => ({
-    message: "Idempotency-Key header is required on POST /timers; send a unique key per new timer",
-    details: { field: "Idempotency-Key" },
-  }),
-  { example: [], name: "missing_idempotency_key" },
+  "missing_idempotency_key",
+  "Idempotency-Key",
+  "Idempotency-Key header is required on POST /timers; send a unique key per new timer",
 );
 
 /** The new-timer allowance is spent. */
@@ -155,13 +152,11 @@ export const INVALID_TIMEZONE: ErrorCase = {
 };
 
 /** A webhook URL that is not https. */
-export const URL_NOT_HTTPS = new DocumentedError(
+export const URL_NOT_HTTPS = fieldError(
   "validation_error",
-  invalidField(
-    "url",
-    () => "url must use https (this service does not send webhooks over plain http)",
-  ),
-  { example: [], name: "url_not_https" },
+  "url_not_https",
+  "url",
+  "url must use https (this service does not send webhooks over plain http)",
 );
 
 /** A webhook URL on a refused address (`reason`: loopback, private, link-local...). */

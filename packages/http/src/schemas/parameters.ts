@@ -98,6 +98,11 @@ export function listQuery<S extends z.ZodRawShape>(filters: S) {
   return z.object({ limit: LIMIT_PARAMETER, cursor: CURSOR_PARAMETER.optional(), ...filters });
 }
 
+/** The query of a list without filters. */
+export const PAGE_QUERY = listQuery({});
+/** What {@link PAGE_QUERY} parses into. */
+export type PageQuery = z.output<typeof PAGE_QUERY>;
+
 /** Whether a query schema is a list's (made by {@link listQuery}). */
 export function isListQuery(schema: z.ZodObject): boolean {
   return schema.shape.limit === LIMIT_PARAMETER;
