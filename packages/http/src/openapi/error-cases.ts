@@ -26,12 +26,15 @@ export class DocumentedError<A extends unknown[] = []> implements ErrorCase {
   readonly name: string | undefined;
   readonly message: string;
   readonly details: Record<string, unknown> | undefined;
+  /** The arguments the document's example is told with. */
+  readonly example: A;
   readonly #tell: (...args: A) => Told;
 
   constructor(code: ErrorCode, tell: (...args: A) => Told, options: { example: A; name?: string }) {
     this.code = code;
     this.name = options.name;
     this.#tell = tell;
+    this.example = options.example;
     const told = unpack(tell(...options.example));
     this.message = told.message;
     this.details = told.details;
