@@ -6,19 +6,9 @@ import { z } from "zod";
 import { defineRoute } from "../../src/api/define";
 import { parseRouteInput } from "../../src/api/route-input";
 import { apiRoutes } from "../../src/api/routes";
-import { ApiError } from "../../src/errors";
 import * as catalogue from "../../src/openapi/error-cases";
 import { listQuery, oneOf, RULE_ID, TIMER_ID, timerPath } from "../../src/schemas/parameters";
-
-function errorOf(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
-  }
-  throw new Error("expected an ApiError");
-}
+import { errorOf } from "./_errors";
 
 const ID = "0B6C3C1E-3F0A-4D5E-9A43-8F1B2C3D4E5F";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
