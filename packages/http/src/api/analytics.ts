@@ -34,10 +34,17 @@ const BAD_GRANULARITY = fieldError(
   "granularity must be hour or day",
 );
 
+/** `from` is not before `to`, or too far before it. */
 const BAD_RANGE = new DocumentedError(
   "validation_error",
-  (message: string) => ({ message, details: { field: "from" } }),
-  { example: ["from must be before to"], name: "bad_range" },
+  (fault: "order" | "span") => ({
+    message:
+      fault === "order"
+        ? "from must be before to"
+        : `from and to may be at most ${MAX_SPAN_DAYS} days apart`,
+    details: { field: "from" },
+  }),
+  { example: ["order"], name: "bad_range" },
 );
 
 const QUERY = listQuery({
@@ -69,10 +76,8 @@ function readRange(ctx: AnalyticsContext) {
   const size = granularity === "hour" ? HOUR_MS : DAY_MS;
   const toRaw = ctx.query.to ?? ctx.now;
   const fromRaw = ctx.query.from ?? toRaw - DEFAULT_SPAN[granularity];
-  if (fromRaw >= toRaw) throw BAD_RANGE.error("from must be before to");
-  if (toRaw - fromRaw > MAX_SPAN_DAYS * DAY_MS) {
-    throw BAD_RANGE.error(`from and to may be at most ${MAX_SPAN_DAYS} days apart`);
-  }
+  if (fromRaw >= toRaw) throw BAD_RANGE.error("order");
+  if (toRaw - fromRaw > MAX_SPAN_DAYS * DAY_MS) throw BAD_RANGE.error("span");
   const from = fromRaw - (((fromRaw % size) + size) % size);
   const to = Math.ceil(toRaw / size) * size;
   return { granularity, size, from, to };
