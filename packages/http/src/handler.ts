@@ -4,6 +4,7 @@ import { uuidv7 } from "@tminus/store";
 import { readRouteBody } from "./api/body";
 import { API_PREFIX, type RouteContext, type RouteResult, type Services } from "./api/context";
 import type { AnyApiRoute } from "./api/define";
+import { parseRouteInput } from "./api/route-input";
 import { createRouter } from "./api/router";
 import { apiRoutes } from "./api/routes";
 import { type AuthContext, authenticate } from "./auth";
@@ -300,7 +301,7 @@ export function createDispatch(
       const route = found.route;
       const result = await route.handle({
         req,
-        params: found.params,
+        ...parseRouteInput(route, found.params, req.query),
         auth,
         now: at,
         requestId,
