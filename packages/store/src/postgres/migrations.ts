@@ -1,4 +1,7 @@
-import type { Migration } from "../sqlite/migrations";
+import type { Migration } from "../shared/migration";
+import { POSTGRES_DIALECT, sharedSteps } from "../shared/migration-steps";
+
+const shared = sharedSteps(POSTGRES_DIALECT);
 
 /**
  * The PostgreSQL schema history (its own numbering: the SQLite history is not replayed here).
@@ -243,24 +246,8 @@ CREATE TABLE timer_viewers (
 );
 `,
   },
-  {
-    version: 2,
-    name: "key rolling",
-    sql: `
--- A rolled key keeps working until expires_at, beside its replacement; NULL: no end.
-ALTER TABLE api_keys ADD COLUMN expires_at bigint;
-`,
-  },
-  {
-    version: 3,
-    name: "webhook retention",
-    sql: `
--- The retention purge walks settled deliveries by age, and finds an event's deliveries by it.
-CREATE INDEX webhook_deliveries_settled ON webhook_deliveries (updated_at)
-  WHERE status <> 'pending';
-CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
-`,
-  },
+  { version: 2, ...shared.keyRolling },
+  { version: 3, ...shared.webhookRetention },
   {
     version: 4,
     name: "cache generations",
@@ -278,133 +265,8 @@ INSERT INTO generations (name, shard) VALUES ('auth', 0);
 INSERT INTO generations (name, shard) SELECT 'timers', s FROM generate_series(0, 15) AS s;
 `,
   },
-  {
-    version: 5,
-    name: "dashboard users",
-    sql: `
--- People who sign in to an account's dashboard. Email is lowercase and unique store-wide.
--- The owner's note of where a key is used (the dashboard asks for one); NULL: none.
-ALTER TABLE api_keys ADD COLUMN name text;
-
-CREATE TABLE users (
-  id text COLLATE "C" PRIMARY KEY,
-  account_id text COLLATE "C" NOT NULL REFERENCES accounts (id),
-  email text COLLATE "C" NOT NULL UNIQUE,
-  role text NOT NULL CHECK (role IN ('owner', 'member')),
-  password_hash text,
-  created_at bigint NOT NULL,
-  updated_at bigint NOT NULL
-);
-CREATE INDEX users_account ON users (account_id, created_at);
-
--- One-time set-password links, by the SHA-256 of their token; used_at set once.
-CREATE TABLE user_password_links (
-  token_hash text COLLATE "C" PRIMARY KEY,
-  user_id text COLLATE "C" NOT NULL REFERENCES users (id),
-  created_at bigint NOT NULL,
-  expires_at bigint NOT NULL,
-  used_at bigint
-);
-CREATE INDEX user_password_links_user ON user_password_links (user_id);
-
--- Signed-in browsers, by the SHA-256 of their cookie value.
-CREATE TABLE user_sessions (
-  id_hash text COLLATE "C" PRIMARY KEY,
-  user_id text COLLATE "C" NOT NULL REFERENCES users (id),
-  created_at bigint NOT NULL,
-  expires_at bigint NOT NULL
-);
-CREATE INDEX user_sessions_user ON user_sessions (user_id);
-
--- Sign-in attempts per key (an email) in fixed windows.
-CREATE TABLE sign_in_attempts (
-  key text COLLATE "C" NOT NULL,
-  window_start bigint NOT NULL,
-  attempts integer NOT NULL,
-  PRIMARY KEY (key, window_start)
-);
-`,
-  },
-  {
-    version: 6,
-    name: "render analytics and viewer events",
-    sql: `
--- Public views counted per timer, UTC hour, kind and client family (written in batches).
-CREATE TABLE render_views (
-  timer_id text COLLATE "C" NOT NULL,
-  hour bigint NOT NULL,
-  kind text NOT NULL,
-  client text NOT NULL,
-  account_id text COLLATE "C" NOT NULL,
-  environment text NOT NULL,
-  views bigint NOT NULL,
-  PRIMARY KEY (timer_id, hour, kind, client)
-);
-CREATE INDEX render_views_account ON render_views (account_id, environment, hour);
-
--- One row per distinct viewer of a timer per UTC day (a day-salted hash, never an address);
--- hours is a bit set of the hours of the day it was seen in. No second index: it would double
--- the cost of a new viewer; an account's rows are found through its timers' ids.
-CREATE TABLE render_viewers (
-  timer_id text COLLATE "C" NOT NULL,
-  day bigint NOT NULL,
-  viewer text COLLATE "C" NOT NULL,
-  account_id text COLLATE "C" NOT NULL,
-  environment text NOT NULL,
-  hours integer NOT NULL,
-  PRIMARY KEY (timer_id, day, viewer)
-);
-
--- The salt of each UTC day's viewer hashes; purged once the day is over.
-CREATE TABLE analytics_salts (day bigint PRIMARY KEY, salt text NOT NULL);
-
--- Recipients tracked for viewer.started / viewer.ended, once per (timer, viewer).
-CREATE TABLE viewer_events (
-  timer_id text COLLATE "C" NOT NULL,
-  viewer text COLLATE "C" NOT NULL,
-  account_id text COLLATE "C" NOT NULL,
-  environment text NOT NULL,
-  recipient text,
-  context text NOT NULL,
-  started_at bigint NOT NULL,
-  end_check_at bigint, -- NULL: no viewer.ended owed (fired, or no rule wanted it)
-  PRIMARY KEY (timer_id, viewer)
-);
-CREATE INDEX viewer_events_due ON viewer_events (end_check_at) WHERE end_check_at IS NOT NULL;
-CREATE INDEX viewer_events_started ON viewer_events (started_at) WHERE end_check_at IS NULL;
-
--- Viewers tracked per timer per UTC day: the cap's counter.
-CREATE TABLE viewer_event_days (
-  timer_id text COLLATE "C" NOT NULL,
-  day bigint NOT NULL,
-  count integer NOT NULL,
-  PRIMARY KEY (timer_id, day)
-);
-`,
-  },
-  {
-    version: 7,
-    name: "request log without its request-id index",
-    sql: `
--- Written on every request, and the widest of the log's indexes. A lookup by request id now
--- passes the id's own time (request ids are UUIDv7) and walks request_log_page instead.
-DROP INDEX request_log_request;
-`,
-  },
-  {
-    version: 8,
-    name: "saved looks",
-    sql: `
--- Looks saved under a name (brand kits), per account and environment; look is JSON text.
-CREATE TABLE saved_looks (
-  id text COLLATE "C" PRIMARY KEY,
-  account_id text COLLATE "C" NOT NULL REFERENCES accounts (id),
-  environment text NOT NULL,
-  name text COLLATE "C" NOT NULL,
-  look text NOT NULL,
-  created_at bigint NOT NULL,
-  UNIQUE (account_id, environment, name)
-);
-`,
-  },
+  { version: 5, ...shared.dashboardUsers },
+  { version: 6, ...shared.renderAnalytics },
+  { version: 7, ...shared.requestLogWithoutRequestIndex },
+  { version: 8, ...shared.savedLooks },
 ];

@@ -1,10 +1,9 @@
-/** One schema change: applied once, in order, inside its own transaction. */
-export interface Migration {
-  /** Strictly increasing from 1; never renumber a released migration. */
-  version: number;
-  name: string;
-  sql: string;
-}
+import type { Migration } from "../shared/migration";
+import { SQLITE_DIALECT, sharedSteps } from "../shared/migration-steps";
+
+export type { Migration } from "../shared/migration";
+
+const shared = sharedSteps(SQLITE_DIALECT);
 
 /**
  * The schema history. Append new entries; never edit one that has shipped. All times are
@@ -251,24 +250,8 @@ CREATE TABLE timer_viewers (
 ) STRICT, WITHOUT ROWID;
 `,
   },
-  {
-    version: 5,
-    name: "key rolling",
-    sql: `
--- A rolled key keeps working until expires_at, beside its replacement; NULL: no end.
-ALTER TABLE api_keys ADD COLUMN expires_at INTEGER;
-`,
-  },
-  {
-    version: 6,
-    name: "webhook retention",
-    sql: `
--- The retention purge walks settled deliveries by age, and finds an event's deliveries by it.
-CREATE INDEX webhook_deliveries_settled ON webhook_deliveries (updated_at)
-  WHERE status <> 'pending';
-CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
-`,
-  },
+  { version: 5, ...shared.keyRolling },
+  { version: 6, ...shared.webhookRetention },
   {
     version: 7,
     name: "cache generations",
@@ -278,133 +261,8 @@ CREATE TABLE generations (name TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
 INSERT INTO generations (name, value) VALUES ('auth', 0), ('timers', 0);
 `,
   },
-  {
-    version: 8,
-    name: "dashboard users",
-    sql: `
--- People who sign in to an account's dashboard. Email is lowercase and unique store-wide.
--- The owner's note of where a key is used (the dashboard asks for one); NULL: none.
-ALTER TABLE api_keys ADD COLUMN name TEXT;
-
-CREATE TABLE users (
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES accounts (id),
-  email TEXT NOT NULL UNIQUE,
-  role TEXT NOT NULL CHECK (role IN ('owner', 'member')),
-  password_hash TEXT,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
-) STRICT;
-CREATE INDEX users_account ON users (account_id, created_at);
-
--- One-time set-password links, by the SHA-256 of their token; used_at set once.
-CREATE TABLE user_password_links (
-  token_hash TEXT PRIMARY KEY,
-  user_id TEXT NOT NULL REFERENCES users (id),
-  created_at INTEGER NOT NULL,
-  expires_at INTEGER NOT NULL,
-  used_at INTEGER
-) STRICT, WITHOUT ROWID;
-CREATE INDEX user_password_links_user ON user_password_links (user_id);
-
--- Signed-in browsers, by the SHA-256 of their cookie value.
-CREATE TABLE user_sessions (
-  id_hash TEXT PRIMARY KEY,
-  user_id TEXT NOT NULL REFERENCES users (id),
-  created_at INTEGER NOT NULL,
-  expires_at INTEGER NOT NULL
-) STRICT, WITHOUT ROWID;
-CREATE INDEX user_sessions_user ON user_sessions (user_id);
-
--- Sign-in attempts per key (an email) in fixed windows.
-CREATE TABLE sign_in_attempts (
-  key TEXT NOT NULL,
-  window_start INTEGER NOT NULL,
-  attempts INTEGER NOT NULL,
-  PRIMARY KEY (key, window_start)
-) STRICT, WITHOUT ROWID;
-`,
-  },
-  {
-    version: 9,
-    name: "render analytics and viewer events",
-    sql: `
--- Public views counted per timer, UTC hour, kind and client family (written in batches).
-CREATE TABLE render_views (
-  timer_id TEXT NOT NULL,
-  hour INTEGER NOT NULL,
-  kind TEXT NOT NULL,
-  client TEXT NOT NULL,
-  account_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  views INTEGER NOT NULL,
-  PRIMARY KEY (timer_id, hour, kind, client)
-) STRICT, WITHOUT ROWID;
-CREATE INDEX render_views_account ON render_views (account_id, environment, hour);
-
--- One row per distinct viewer of a timer per UTC day (a day-salted hash, never an address);
--- hours is a bit set of the hours of the day it was seen in. No second index: it would double
--- the cost of a new viewer; an account's rows are found through its timers' ids.
-CREATE TABLE render_viewers (
-  timer_id TEXT NOT NULL,
-  day INTEGER NOT NULL,
-  viewer TEXT NOT NULL,
-  account_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  hours INTEGER NOT NULL,
-  PRIMARY KEY (timer_id, day, viewer)
-) STRICT, WITHOUT ROWID;
-
--- The salt of each UTC day's viewer hashes; purged once the day is over.
-CREATE TABLE analytics_salts (day INTEGER PRIMARY KEY, salt TEXT NOT NULL) STRICT;
-
--- Recipients tracked for viewer.started / viewer.ended, once per (timer, viewer).
-CREATE TABLE viewer_events (
-  timer_id TEXT NOT NULL,
-  viewer TEXT NOT NULL,
-  account_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  recipient TEXT,
-  context TEXT NOT NULL,
-  started_at INTEGER NOT NULL,
-  end_check_at INTEGER, -- NULL: no viewer.ended owed (fired, or no rule wanted it)
-  PRIMARY KEY (timer_id, viewer)
-) STRICT, WITHOUT ROWID;
-CREATE INDEX viewer_events_due ON viewer_events (end_check_at) WHERE end_check_at IS NOT NULL;
-CREATE INDEX viewer_events_started ON viewer_events (started_at) WHERE end_check_at IS NULL;
-
--- Viewers tracked per timer per UTC day: the cap's counter.
-CREATE TABLE viewer_event_days (
-  timer_id TEXT NOT NULL,
-  day INTEGER NOT NULL,
-  count INTEGER NOT NULL,
-  PRIMARY KEY (timer_id, day)
-) STRICT, WITHOUT ROWID;
-`,
-  },
-  {
-    version: 10,
-    name: "request log without its request-id index",
-    sql: `
--- Written on every request, and the widest of the log's indexes. A lookup by request id now
--- passes the id's own time (request ids are UUIDv7) and walks request_log_page instead.
-DROP INDEX request_log_request;
-`,
-  },
-  {
-    version: 11,
-    name: "saved looks",
-    sql: `
--- Looks saved under a name (brand kits), per account and environment; look is JSON text.
-CREATE TABLE saved_looks (
-  id TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES accounts (id),
-  environment TEXT NOT NULL,
-  name TEXT NOT NULL,
-  look TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  UNIQUE (account_id, environment, name)
-) STRICT;
-`,
-  },
+  { version: 8, ...shared.dashboardUsers },
+  { version: 9, ...shared.renderAnalytics },
+  { version: 10, ...shared.requestLogWithoutRequestIndex },
+  { version: 11, ...shared.savedLooks },
 ];

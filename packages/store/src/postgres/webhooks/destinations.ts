@@ -1,18 +1,8 @@
-import { StoreError, type WebhookStore } from "../../contract";
+import { StoreError } from "../../contract";
+import type { WebhookDestinationQueries } from "../../shared/queries";
 import type { Db } from "../_db";
 import { mapConstraintError } from "../_errors";
-import { DESTINATION_COLUMNS, type DestinationRow, toDestination } from "./_rows";
-
-/** The webhook-destination methods of the store. */
-export type WebhookDestinationQueries = Pick<
-  WebhookStore,
-  | "createWebhookDestination"
-  | "listWebhookDestinations"
-  | "getWebhookDestination"
-  | "updateWebhookDestination"
-  | "deleteWebhookDestination"
-  | "rotateWebhookSecret"
->;
+import { DESTINATION_COLUMNS, type DestinationRow, fromRow } from "../_rows";
 
 const LIVE = "account_id = $1 AND environment = $2 AND deleted_at IS NULL";
 
@@ -20,7 +10,7 @@ const LIVE = "account_id = $1 AND environment = $2 AND deleted_at IS NULL";
 export function createWebhookDestinationQueries(db: Db): WebhookDestinationQueries {
   const one = async (sql: string, values: unknown[]) => {
     const { rows } = await db.query<DestinationRow>(sql, values);
-    return rows[0] ? toDestination(rows[0]) : null;
+    return rows[0] ? fromRow.destination(rows[0]) : null;
   };
   return {
     async createWebhookDestination({ destination: d, max_destinations }) {
@@ -69,7 +59,7 @@ export function createWebhookDestinationQueries(db: Db): WebhookDestinationQueri
               `the environment already has ${live} webhook destinations (limit ${max_destinations})`,
             );
           }
-          return toDestination(row);
+          return fromRow.destination(row);
         });
       } catch (error) {
         throw mapConstraintError(error, `webhook destination ${d.id}`);
@@ -89,7 +79,7 @@ export function createWebhookDestinationQueries(db: Db): WebhookDestinationQueri
              ORDER BY created_at DESC, id DESC LIMIT $3`,
             [query.account_id, query.environment, query.limit],
           );
-      return rows.map(toDestination);
+      return rows.map(fromRow.destination);
     },
     getWebhookDestination: (account_id, environment, id) =>
       one(`SELECT ${DESTINATION_COLUMNS} FROM webhook_destinations WHERE ${LIVE} AND id = $3`, [
