@@ -6,6 +6,7 @@ import type { Migration } from "./migration";
  * exactly the SQL each adapter shipped (a test pins every migration's text).
  */
 export interface SqlDialect {
+  postgres: boolean;
   /** Ids, names, hashes: compared byte by byte (PostgreSQL: the "C" collation). */
   key: string;
   text: string;
@@ -16,26 +17,62 @@ export interface SqlDialect {
   table: string;
   /** Closes a CREATE TABLE stored by its primary key (SQLite: STRICT, WITHOUT ROWID). */
   keyed: string;
+  /** Closes a table of counters updated in place (PostgreSQL: room on each page, for HOT). */
+  counters: string;
+  /** Closes the outbox's deliveries table (updated on every attempt). */
+  outbox: string;
+  /** A JSON object kept as written. */
+  json: string;
+  /** A JSON object whose key order means nothing. */
+  jsonb: string;
+  /** A list of strings. */
+  list: string;
+  bool: string;
+  real: string;
+  /** SQLite's comment on a JSON column (it has no JSON type). */
+  jsonNote: string;
+  /** SQLite's comment on a list column. */
+  listNote: string;
 }
 
 /** SQLite's spelling: STRICT tables, INTEGER for every whole number. */
 export const SQLITE_DIALECT: SqlDialect = {
+  postgres: false,
   key: "TEXT",
   text: "TEXT",
   int: "INTEGER",
   big: "INTEGER",
   table: ") STRICT",
   keyed: ") STRICT, WITHOUT ROWID",
+  counters: ") STRICT, WITHOUT ROWID",
+  outbox: ") STRICT",
+  json: "TEXT",
+  jsonb: "TEXT",
+  list: "TEXT",
+  bool: "INTEGER",
+  real: "REAL",
+  jsonNote: " -- JSON object",
+  listNote: " -- JSON array",
 };
 
 /** PostgreSQL's spelling (why these types: the header of postgres/migrations.ts). */
 export const POSTGRES_DIALECT: SqlDialect = {
+  postgres: true,
   key: 'text COLLATE "C"',
   text: "text",
   int: "integer",
   big: "bigint",
   table: ")",
   keyed: ")",
+  counters: ") WITH (fillfactor = 50)",
+  outbox: ") WITH (fillfactor = 80)",
+  json: "json",
+  jsonb: "jsonb",
+  list: "text[]",
+  bool: "boolean",
+  real: "double precision",
+  jsonNote: "",
+  listNote: "",
 };
 
 /** A step of both histories, without its version (each adapter numbers its own). */
@@ -186,4 +223,26 @@ ${d.table};
 `,
     },
   } satisfies Record<string, MigrationStep>;
+}
+
+/**
+ * Every step after an adapter's first schema, numbered on from `from` (PostgreSQL's first schema
+ * already holds what SQLite added in versions 2 to 4): the shared steps in `d`'s spelling, with
+ * the adapter's own cache-generations step (the two store generations differently) in its place.
+ */
+export function laterSteps(
+  d: SqlDialect,
+  from: number,
+  cacheGenerations: MigrationStep,
+): Migration[] {
+  const s = sharedSteps(d);
+  return [
+    s.keyRolling,
+    s.webhookRetention,
+    cacheGenerations,
+    s.dashboardUsers,
+    s.renderAnalytics,
+    s.requestLogWithoutRequestIndex,
+    s.savedLooks,
+  ].map((step, i) => ({ version: from + i, ...step }));
 }

@@ -1,4 +1,10 @@
-import type { ApiKeyRecord, RecordAttemptInput, TimerRecord, ViewerStartInput } from "../contract";
+import type {
+  ApiKeyRecord,
+  RecordAttemptInput,
+  TimerRecord,
+  ViewerStartInput,
+  WebhookAttempt,
+} from "../contract";
 import type { KeyRow } from "./rows";
 
 // The values of statements that both adapters write with the same columns in the same order,
@@ -61,5 +67,17 @@ export function settlementValues(input: RecordAttemptInput): unknown[] {
     input.now,
     input.delivery_id,
     input.worker_id,
+  ];
+}
+
+/** An attempt's own columns of `webhook_attempts`, after its delivery and number. */
+export function attemptValues(attempt: WebhookAttempt): unknown[] {
+  return [
+    attempt.trigger,
+    attempt.started_at,
+    attempt.duration_ms,
+    attempt.response_status,
+    attempt.response_body,
+    attempt.error,
   ];
 }

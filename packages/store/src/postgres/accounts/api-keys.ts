@@ -1,16 +1,11 @@
 import { StoreError } from "../../contract";
 import type { ApiKeyQueries } from "../../shared/queries";
+import type { KeyRow, KeyWithAccountRow } from "../../shared/rows";
 import { replacementKeyValues } from "../../shared/values";
 import type { Db } from "../_db";
 import { mapConstraintError } from "../_errors";
 import { bumpCte } from "../_generations";
-import {
-  fromRow,
-  KEY_COLUMNS,
-  KEY_WITH_ACCOUNT,
-  type KeyRow,
-  type KeyWithAccountRow,
-} from "../_rows";
+import { fromRow, KEY_COLUMNS, KEY_WITH_ACCOUNT } from "../_rows";
 import { ms } from "../_sql";
 
 /** The key methods. Creating is a short transaction; everything else is one statement. */

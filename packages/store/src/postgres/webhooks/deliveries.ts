@@ -1,6 +1,6 @@
 import type { ReplayWebhookDeliveryOutcome, WebhookAttempt } from "../../contract";
 import type { WebhookDeliveryQueries } from "../../shared/queries";
-import { settlementValues } from "../../shared/values";
+import { attemptValues, settlementValues } from "../../shared/values";
 import type { Db } from "../_db";
 import { type ClaimedRow, DELIVERY_COLUMNS, type DeliveryRow, fromRow } from "../_rows";
 import { Params } from "../_sql";
@@ -164,15 +164,9 @@ export function createWebhookDeliveryQueries(db: Db): WebhookDeliveryQueries {
       return rows.map((r) => fromRow.claimedDelivery(r, input.now));
     },
     async recordAttempt(input) {
-      const { attempt } = input;
       const { rows } = await db.query<{ settled: number }>(RECORD, [
         ...settlementValues(input),
-        attempt.trigger,
-        attempt.started_at,
-        attempt.duration_ms,
-        attempt.response_status,
-        attempt.response_body,
-        attempt.error,
+        ...attemptValues(input.attempt),
         input.disable_destination === true,
       ]);
       return rows[0]!.settled > 0;

@@ -1,15 +1,10 @@
 import { type ApiKeyRecord, type RollApiKeyInput, type Store, StoreError } from "../../contract";
 import type { ApiKeyQueries } from "../../shared/queries";
+import type { KeyRow, KeyWithAccountRow } from "../../shared/rows";
 import { replacementKeyValues } from "../../shared/values";
 import { mapConstraintError } from "../_errors";
 import type { Generations } from "../_generations";
-import {
-  fromRow,
-  KEY_COLUMNS,
-  KEY_WITH_ACCOUNT,
-  type KeyRow,
-  type KeyWithAccountRow,
-} from "../_rows";
+import { fromRow, KEY_COLUMNS, KEY_WITH_ACCOUNT } from "../_rows";
 import type { SqliteDatabase } from "../database";
 
 /** Prepares the key statements and returns the key methods. */

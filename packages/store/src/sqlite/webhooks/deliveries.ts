@@ -6,7 +6,7 @@ import type {
   WebhookDelivery,
 } from "../../contract";
 import type { WebhookDeliveryQueries } from "../../shared/queries";
-import { settlementValues } from "../../shared/values";
+import { attemptValues, settlementValues } from "../../shared/values";
 import type { GroupWrite } from "../_group-commit";
 import {
   ATTEMPT_COLUMNS,
@@ -136,16 +136,7 @@ export function createWebhookDeliveryQueries(
     const { attempt } = input;
     const changed = settle.run(...settlementValues(input), attempt.attempt - 1).changes;
     if (changed === 0) return false;
-    insertAttempt.run(
-      input.delivery_id,
-      attempt.attempt,
-      attempt.trigger,
-      attempt.started_at,
-      attempt.duration_ms,
-      attempt.response_status,
-      attempt.response_body,
-      attempt.error,
-    );
+    insertAttempt.run(input.delivery_id, attempt.attempt, ...attemptValues(attempt));
     if (input.disable_destination) disableDestination.run(input.now, input.delivery_id);
     return true;
   };
