@@ -10,6 +10,14 @@ export function createAccountQueries(db: Db): AccountQueries {
     const { rows } = await db.query<AccountRow>(sql, values);
     return rows[0] ? fromRow.account(rows[0]) : null;
   };
+  /** `column` is one of two fixed names, never a caller's string. */
+  const set = (column: "status" | "plan", value: string, id: string) =>
+    one(
+      `WITH a AS (UPDATE accounts SET ${column} = $1 WHERE id = $2 RETURNING ${ACCOUNT_COLUMNS}),
+         gen AS (${bumpCte("auth", "a")})
+       SELECT * FROM a`,
+      [value, id],
+    );
   return {
     async createAccount({ id, name, plan, now }) {
       try {
@@ -34,19 +42,7 @@ export function createAccountQueries(db: Db): AccountQueries {
       return rows.map(fromRow.account);
     },
     // Cached keys carry their account's status and plan: both move the auth generation.
-    setAccountStatus: (id, status) =>
-      one(
-        `WITH a AS (UPDATE accounts SET status = $1 WHERE id = $2 RETURNING ${ACCOUNT_COLUMNS}),
-           gen AS (${bumpCte("auth", "a")})
-         SELECT * FROM a`,
-        [status, id],
-      ),
-    setAccountPlan: (id, plan) =>
-      one(
-        `WITH a AS (UPDATE accounts SET plan = $1 WHERE id = $2 RETURNING ${ACCOUNT_COLUMNS}),
-           gen AS (${bumpCte("auth", "a")})
-         SELECT * FROM a`,
-        [plan, id],
-      ),
+    setAccountStatus: (id, status) => set("status", status, id),
+    setAccountPlan: (id, plan) => set("plan", plan, id),
   };
 }

@@ -2,6 +2,7 @@ import { StoreError } from "../../contract";
 import type { ApiKeyQueries } from "../../shared/queries";
 import type { KeyRow, KeyWithAccountRow } from "../../shared/rows";
 import { replacementKeyValues } from "../../shared/values";
+import { lockAccount } from "../_account-lock";
 import type { Db } from "../_db";
 import { mapConstraintError } from "../_errors";
 import { bumpCte } from "../_generations";
@@ -14,16 +15,9 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
     async createApiKey(input) {
       try {
         return await db.transaction(async (query) => {
-          // Serialise key creation per account: a row lock on the account (NO KEY UPDATE does
-          // not block the foreign-key checks of the account's other inserts), never a table
-          // lock. The count below then runs in a new snapshot that sees every committed key.
-          const { rows: locked } = await query(
-            "SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE",
-            [input.account_id],
-          );
-          if (locked.length === 0) {
-            throw new StoreError("not_found", "API key refers to an account that does not exist");
-          }
+          // Serialise key creation per account. The count below then runs in a new snapshot
+          // that sees every committed key.
+          await lockAccount(query, input.account_id, "API key");
           const { rows } = await query<KeyRow & { live: number }>(
             `WITH live AS (
                SELECT count(*)::int AS live FROM api_keys

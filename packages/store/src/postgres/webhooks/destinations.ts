@@ -1,5 +1,6 @@
 import { StoreError } from "../../contract";
 import type { WebhookDestinationQueries } from "../../shared/queries";
+import { lockAccount } from "../_account-lock";
 import type { Db } from "../_db";
 import { mapConstraintError } from "../_errors";
 import { DESTINATION_COLUMNS, type DestinationRow, fromRow } from "../_rows";
@@ -16,18 +17,8 @@ export function createWebhookDestinationQueries(db: Db): WebhookDestinationQueri
     async createWebhookDestination({ destination: d, max_destinations }) {
       try {
         return await db.transaction(async (query) => {
-          // Count and insert under a row lock on the account, as API keys do: concurrent
-          // creates of one account queue, other accounts never wait.
-          const { rows: locked } = await query(
-            "SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE",
-            [d.account_id],
-          );
-          if (locked.length === 0) {
-            throw new StoreError(
-              "not_found",
-              `webhook destination ${d.id} refers to an account that does not exist`,
-            );
-          }
+          // Count and insert under a row lock on the account, as API keys do.
+          await lockAccount(query, d.account_id, `webhook destination ${d.id}`);
           const { rows } = await query<DestinationRow & { live: number }>(
             `WITH live AS (
                SELECT count(*)::int AS live FROM webhook_destinations WHERE ${LIVE}
