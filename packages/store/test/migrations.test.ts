@@ -30,6 +30,11 @@ const SQLITE: [number, string, string][] = [
     "c28b0e35431f0b482acff29376dd8eef07bbe4ebe7a0ed8ea627cda21624455d",
   ],
   [11, "saved looks", "47261f29c037e1d878acf1c7597a542de761f5827dcaae512d66deeedf5f0b22"],
+  [
+    12,
+    "render analytics by request source",
+    "e1b8cf9926ced6d90fb964e184ddb97d58b5e66956df9d262061e2e22c3e9d3e",
+  ],
 ];
 
 const POSTGRES: [number, string, string][] = [
@@ -49,6 +54,11 @@ const POSTGRES: [number, string, string][] = [
     "c28b0e35431f0b482acff29376dd8eef07bbe4ebe7a0ed8ea627cda21624455d",
   ],
   [8, "saved looks", "3f96df894d651c51da5b8af4a3ab71a5725082b829045c0ec3581725856a0516"],
+  [
+    9,
+    "render analytics by request source",
+    "d63113f969d0e7e2a418ae100a3307545055d3d4884ae8f381eebf268d9f4bd0",
+  ],
 ];
 
 describe("released migrations", () => {

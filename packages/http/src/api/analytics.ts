@@ -61,6 +61,8 @@ function bucketView(size: number) {
     unique_viewers: b.unique_viewers,
     by_kind: b.by_kind,
     by_client: b.by_client,
+    by_source: b.by_source,
+    human_unique_viewers: b.human_unique_viewers,
   });
 }
 
@@ -147,7 +149,7 @@ export const analyticsRoutes = [
     scope: "timers:read",
     operationId: "getTimerAnalytics",
     summary: "Read a timer's view analytics",
-    description: `Public views of this timer (email GIF and PNG, hosted page, embed) per hour or day: views by kind and by email client family, and unique viewers. ${ABOUT}`,
+    description: `Public views of this timer (email GIF and PNG, hosted page, embed) per hour or day: views by kind, by email client family and by who fetched them (human opens, image proxies, privacy prefetches), and unique viewers with and without proxies and prefetches. ${ABOUT}`,
     tag: "Analytics",
     list: true,
     query: QUERY,

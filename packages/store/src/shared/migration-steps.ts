@@ -222,6 +222,18 @@ CREATE TABLE saved_looks (
 ${d.table};
 `,
     },
+    renderAnalyticsBySource: {
+      name: "render analytics by request source",
+      sql: `
+-- Who fetched the views (docs/analytics.md): views counts every source; proxy_views and
+-- prefetch_views the part that image proxies and privacy prefetches fetched.
+ALTER TABLE render_views ADD COLUMN proxy_views ${d.big} NOT NULL DEFAULT 0;
+ALTER TABLE render_views ADD COLUMN prefetch_views ${d.big} NOT NULL DEFAULT 0;
+-- The hours of the day a human open saw the viewer; rows counted before this read as human.
+ALTER TABLE render_viewers ADD COLUMN human_hours ${d.int} NOT NULL DEFAULT 0;
+UPDATE render_viewers SET human_hours = hours;
+`,
+    },
   } satisfies Record<string, MigrationStep>;
 }
 
@@ -244,5 +256,6 @@ export function laterSteps(
     s.renderAnalytics,
     s.requestLogWithoutRequestIndex,
     s.savedLooks,
+    s.renderAnalyticsBySource,
   ].map((step, i) => ({ version: from + i, ...step }));
 }
