@@ -8,6 +8,7 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: {
+      "@tminus/core/browser": src("./packages/core/src/browser.ts"),
       "@tminus/core": src("./packages/core/src/index.ts"),
       "@tminus/store/test-suite": src("./packages/store/test/store-suite.ts"),
       "@tminus/store/sqlite": src("./packages/store/src/sqlite/index.ts"),
@@ -26,7 +27,19 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: "core", include: ["packages/core/test/**/*.test.ts"] } },
-      { extends: true, test: { name: "store", include: ["packages/store/test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "store",
+          include: ["packages/store/test/**/*.test.ts"],
+          exclude: ["packages/store/test/pglite.test.ts"],
+        },
+      },
+      // The PostgreSQL adapter on PGlite (Postgres in WebAssembly, in-process): no server needed.
+      {
+        extends: true,
+        test: { name: "store-pglite", include: ["packages/store/test/pglite.test.ts"] },
+      },
       { extends: true, test: { name: "http", include: ["packages/http/test/**/*.test.ts"] } },
       { extends: true, test: { name: "render", include: ["packages/render/test/**/*.test.ts"] } },
       {

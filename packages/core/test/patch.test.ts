@@ -2,18 +2,12 @@ import {
   applyTimerPatch,
   DEFAULT_LOOK,
   type TimerDefinition,
-  validateTimerCreate,
   validateTimerPatch,
 } from "@tminus/core";
 import { describe, expect, it } from "vitest";
+import { define } from "./_define";
 
-function created(body: unknown): TimerDefinition {
-  const result = validateTimerCreate(body);
-  if (!result.ok) throw new Error(JSON.stringify(result.issues));
-  return result.value;
-}
-
-const fixed = created({
+const fixed = define({
   type: "fixed",
   name: "Launch",
   deadline_at: "2026-11-27T09:00:00+01:00",
@@ -106,13 +100,22 @@ describe("applyTimerPatch", () => {
   });
 
   it("clears a duration timer's cap", () => {
-    const duration = created({
+    const duration = define({
       type: "duration",
       name: "Offer",
       duration_seconds: 60,
       not_after: "2026-12-01T00:00:00Z",
     });
     expect(patched(duration, { not_after: null })).not.toHaveProperty("not_after");
+  });
+
+  it("sets a duration timer's start_on, and null resets it to first_open", () => {
+    const duration = define({ type: "duration", name: "Offer", duration_seconds: 60 });
+    const human = patched(duration, { start_on: "first_human_open" });
+    expect(human).toMatchObject({ start_on: "first_human_open" });
+    expect(patched(human, { start_on: null })).toMatchObject({ start_on: "first_open" });
+    expect(validateTimerPatch("duration", { start_on: "sometimes" }).ok).toBe(false);
+    expect(validateTimerPatch("fixed", { start_on: "first_open" }).ok).toBe(false);
   });
 
   it("keeps what the client read and sent back unchanged", () => {

@@ -4,6 +4,7 @@ import { uuidv7 } from "@tminus/store";
 import { readRouteBody } from "./api/body";
 import { API_PREFIX, type RouteContext, type RouteResult, type Services } from "./api/context";
 import type { AnyApiRoute } from "./api/define";
+import { parseRouteInput } from "./api/route-input";
 import { createRouter } from "./api/router";
 import { apiRoutes } from "./api/routes";
 import { type AuthContext, authenticate } from "./auth";
@@ -109,10 +110,7 @@ export type Dispatch = ((req: ApiRequest) => Promise<ApiResponse>) & {
 export function createDispatch(
   options: HandlerOptions,
 ): Dispatch & { close(): Promise<void>; prepare(): Promise<void>; drain(): void } {
-  const config =
-    options.config && "max_body_bytes" in options.config && "base_url" in options.config
-      ? (options.config as TminusConfig)
-      : resolveConfig(options.config as TminusConfigInput | undefined);
+  const config = resolveConfig(options.config);
   const now = options.now ?? Date.now;
   const logger = options.logger ?? null;
   const onError =
@@ -307,7 +305,7 @@ export function createDispatch(
       const route = found.route;
       const result = await route.handle({
         req,
-        params: found.params,
+        ...parseRouteInput(route, found.params, req.query),
         auth,
         now: at,
         requestId,

@@ -68,6 +68,7 @@ interface Answer {
   status: number;
   type: string | null;
   degraded: string | null;
+  etag: string | null;
   bytes: Uint8Array;
 }
 async function get(url: string): Promise<Answer> {
@@ -76,6 +77,7 @@ async function get(url: string): Promise<Answer> {
     status: res.status,
     type: res.headers.get("content-type"),
     degraded: res.headers.get("x-tminus-degraded"),
+    etag: res.headers.get("etag"),
     bytes: new Uint8Array(await res.arrayBuffer()),
   };
 }
@@ -119,8 +121,11 @@ describe("email images when the render pool is full", () => {
     for (const i of stills.slice(0, 3)) {
       const still = firstFrame(answers[i]!.bytes);
       expect(still.frames).toBe(1);
+      // No ETag: the tag names the animation of that second, which this is not.
+      expect(answers[i]!.etag).toBeNull();
       const again = await get(urls[i]!);
       expect(again.degraded).toBeNull();
+      expect(again.etag).not.toBeNull();
       const animation = firstFrame(again.bytes);
       expect(animation.frames).toBe(60);
       expect(samePixels(still.picture, animation.picture), `recipient ${i}`).toBe(true);

@@ -3,6 +3,7 @@ import type { Account, ApiKeyRecord, DashboardUser, Environment } from "@tminus/
 import { readRouteBody } from "../api/body";
 import { API_PREFIX, type RouteResult, type Services } from "../api/context";
 import type { AnyApiRoute } from "../api/define";
+import { parseRouteInput } from "../api/route-input";
 import { createRouter } from "../api/router";
 import { apiRoutes } from "../api/routes";
 import type { AuthContext } from "../auth";
@@ -98,7 +99,7 @@ export function createApiCaller() {
     const config = ctx.services.config;
     return route.handle({
       req,
-      params: found.params,
+      ...parseRouteInput(route, found.params, req.query),
       auth: ctx.auth,
       now: ctx.now,
       requestId: randomUUID(),
