@@ -65,7 +65,7 @@ describe.runIf(process.platform === "linux")("render --batch at 200,000 rows", (
     // Tar entries counted from the stream: a header, its file's blocks, the next header.
     let entries = 0;
     let skip = 0;
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     let total = 0;
     child.stdout.on("data", (chunk: Buffer) => {
       total += chunk.length;
