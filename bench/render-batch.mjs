@@ -17,7 +17,7 @@
 //
 //   npx -y pnpm@10 build && node bench/render-batch.mjs [--rows 100000] [--rounds 3]
 //        [--images 3000] [--ratio-rounds 5] [--frames 60] [--width 600] [--height H]
-//        [--out tar|dir] [--skip-batch] [--skip-ratio] [--json]
+//        [--threads N (the CLI's --threads)] [--out tar|dir] [--skip-batch] [--skip-ratio] [--json]
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
@@ -34,6 +34,7 @@ const { values } = parseArgs({
     frames: { type: "string" },
     width: { type: "string" },
     height: { type: "string" },
+    threads: { type: "string" },
     out: { type: "string", default: "tar" },
     "skip-batch": { type: "boolean", default: false },
     "skip-ratio": { type: "boolean", default: false },
@@ -47,7 +48,7 @@ const RATIO_ROUNDS = Number(values["ratio-rounds"]);
 const cli = fileURLToPath(new URL("../packages/cli/dist/cli.js", import.meta.url));
 const NOW = Date.parse("2026-11-25T10:00:00Z");
 const deadlineOf = (i) => NOW + 86_400_000 + i * 3_661_000;
-const sizeFlags = ["frames", "width", "height"].flatMap((k) =>
+const sizeFlags = ["frames", "width", "height", "threads"].flatMap((k) =>
   values[k] === undefined ? [] : [`--${k}`, values[k]],
 );
 
