@@ -216,5 +216,5 @@ describe("tminus render --batch --out-tar", () => {
       "tminus: --out-dir, --out-tar, --manifest and --name go with --batch; one image is written to --out\n",
     );
     expect(readdirSync(folder).sort()).toEqual(["adir", "r.csv"]);
-  });
+  }, 120_000);
 });
