@@ -45,24 +45,12 @@ describe("tminus render --batch --out-tar", () => {
       recipients(6).replace(/\nr3,[^,]*,/, "\nr3,soon,") + "r6,2026-11-25T09:00:00Z,ended\n",
     );
     const name = "{id}-{pad}.gif";
-    const tarred = await runBin(
-      [
-        "render",
-        "--batch",
-        "r.csv",
-        "--out-tar",
-        "out/images.tar",
-        "--manifest",
-        "out/m.jsonl",
-        "--name",
-        name,
-        "--now",
-        now,
-        "--frames",
-        "10",
-      ],
-      folder,
-    );
+    const batch = (...out: string[]) =>
+      runBin(
+        ["render", "--batch", "r.csv", ...out, "--name", name, "--now", now, "--frames", "10"],
+        folder,
+      );
+    const tarred = await batch("--out-tar", "out/images.tar", "--manifest", "out/m.jsonl");
     expect(tarred.code).toBe(1);
     expect(tarred.stderr).toMatch(/^r\.csv:5: deadline must be an ISO 8601 date-time/);
     expect(tarred.stdout).toMatch(/^wrote 6 images to .*out\/images\.tar in [\d.]+ s/);
@@ -78,22 +66,7 @@ describe("tminus render --batch --out-tar", () => {
     mkdirSync(extracted);
     execFileSync("tar", ["-xf", archive, "-C", extracted]);
 
-    const plain = await runBin(
-      [
-        "render",
-        "--batch",
-        "r.csv",
-        "--out-dir",
-        "dir",
-        "--name",
-        name,
-        "--now",
-        now,
-        "--frames",
-        "10",
-      ],
-      folder,
-    );
+    const plain = await batch("--out-dir", "dir");
     expect(plain.code).toBe(1);
     expect(readdirSync(extracted).sort()).toEqual(readdirSync(join(folder, "dir")).sort());
 
