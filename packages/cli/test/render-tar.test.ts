@@ -90,7 +90,7 @@ describe("tminus render --batch --out-tar", () => {
       });
       expect(decode(bytes)).toEqual({ width: 600, height: 160, frames: ended ? 1 : 10 });
     }
-  });
+  }, 120_000);
 
   it("streams to standard output with `-`, long names in pax headers, the summary on stderr", async () => {
     const folder = join(dir, "stdout");
@@ -143,7 +143,7 @@ describe("tminus render --batch --out-tar", () => {
     for (const file of readdirSync(extracted))
       expect(decode(readFileSync(join(extracted, file)))).toMatchObject({ width: 600, frames: 2 });
     expect(readdirSync(extracted)).toHaveLength(130);
-  });
+  }, 120_000);
 
   it("refuses combinations that cannot work, in one line, before writing anything", async () => {
     const folder = join(dir, "refused");
