@@ -188,6 +188,14 @@ describe("tminus render --batch --out-tar", () => {
     expect(single.stderr).toBe(
       "tminus: --out-dir, --out-tar, --manifest and --name go with --batch; one image is written to --out\n",
     );
-    expect(readdirSync(folder).sort()).toEqual(["adir", "r.csv"]);
+    // A header that cannot work stops the batch before its first image: no archive, no
+    // manifest, no folder made for them.
+    writeFileSync(join(folder, "twice.csv"), "id,id\na,b\n");
+    const twice = await runBin(
+      ["render", "--batch", "twice.csv", "--out-tar", "out/a.tar", "--manifest", "out/m.jsonl"],
+      folder,
+    );
+    expect(twice.stderr).toBe('tminus: twice.csv:1: the header row names "id" twice\n');
+    expect(readdirSync(folder).sort()).toEqual(["adir", "r.csv", "twice.csv"]);
   }, 120_000);
 });

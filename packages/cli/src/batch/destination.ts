@@ -1,6 +1,6 @@
 // Which of `--out-dir`, `--out-tar` and `--manifest` a batch writes to: the flags checked
 // together (one line for a combination that cannot work), then the sinks opened.
-import { statSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { makeFolder } from "../created";
 import { CliError } from "../errors";
@@ -65,6 +65,12 @@ export function openDestination(
   if (where.manifest) makeParent(where.manifest, "--manifest");
   const images = where.kind === "dir" ? folderSink(where.path) : tarSink(where.path, mtimeSeconds);
   return { images, manifest: where.manifest ? manifestWriter(where.manifest) : null };
+}
+
+/** Removes the tar file and the manifest a batch made (never standard output, never a folder). */
+export function removeFiles(where: Destination): void {
+  if (where.kind === "tar" && where.path !== "-") rmSync(where.path, { force: true });
+  if (where.manifest) rmSync(where.manifest, { force: true });
 }
 
 function makeOutDir(dir: string): void {

@@ -1,11 +1,16 @@
 // `tminus render --batch recipients.csv --out-dir DIR` (or `--out-tar FILE`): one image per
 // row, in one process, through renderMany (a bounded number of rows in flight, the file read
-// as it is rendered, the output written with backpressure). A bad row is one line on stderr and the rest go on; the exit
-// status says whether every row became an image.
+// as it is rendered, the output written with backpressure). A bad row is one line on stderr
+// and the rest go on; the exit status says whether every row became an image.
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { LookInput, TimerDefinition } from "@tminus/core";
 import { IMAGE_LIMITS, type RenderManyOptions, renderMany } from "@tminus/render";
-import { checkDestination, type DestinationFlags, openDestination } from "../batch/destination";
+import {
+  checkDestination,
+  type DestinationFlags,
+  openDestination,
+  removeFiles,
+} from "../batch/destination";
 import { type BatchJob, fileNames, RowError, rowToJob } from "../batch/jobs";
 import { type BatchCounts, createProgress, summaryLine } from "../batch/progress";
 import { batchFileKind, readRows } from "../batch/rows";
@@ -130,6 +135,8 @@ export async function renderBatch(flags: BatchFlags): Promise<void> {
       // Already failing: what is in flight is let go; the first error is the one reported.
       await out.images.close().catch(() => undefined);
       await out.manifest?.close().catch(() => undefined);
+      // A batch that stopped before its first image (a broken header) leaves no files.
+      if (counts.written === 0) removeFiles(destination);
     }
     // Also when the file turns out broken half-way: the bar ends its line before the error.
     counts.elapsedMs = performance.now() - started;
