@@ -8,7 +8,6 @@ import {
   StoreError,
   type UserRole,
 } from "@tminus/store";
-import { generateApiKey } from "./api-key-format";
 import {
   dashboardConfig,
   limitsFor,
@@ -17,7 +16,8 @@ import {
   type TminusConfigInput,
 } from "./config";
 import { randomToken, sha256Hex } from "./dashboard/secrets";
-import { parseScopes } from "./scopes";
+import { generateApiKey } from "./guards/api-key-format";
+import { parseScopes } from "./guards/scopes";
 
 /** A key as shown to its owner: everything but the hash. */
 export interface ApiKeyView {

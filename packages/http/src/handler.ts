@@ -6,20 +6,17 @@ import { API_PREFIX, type RouteContext, type RouteResult, type Services } from "
 import type { AnyApiRoute } from "./api/define";
 import { createRouter } from "./api/router";
 import { apiRoutes } from "./api/routes";
-import { type AuthContext, authenticate } from "./auth";
-import { requestBaseUrl } from "./base-url";
 import { limitsFor, resolveConfig, type TminusConfig, type TminusConfigInput } from "./config";
 import { createCursorCodec } from "./cursor";
 import { type BillingCycle, cycleAt } from "./cycle";
 import { createDashboard } from "./dashboard/index";
 import { dataEnvelope, JSON_HEADERS, jsonHeaders } from "./envelope";
 import { ApiError } from "./errors";
-import {
-  type ApiRequest,
-  type ApiResponse,
-  BodyTooLargeError,
-  IncompleteBodyError,
-} from "./exchange";
+import { type AuthContext, authenticate } from "./guards/auth";
+import { createRateLimiter, type RateLimitState, setRateLimitHeaders } from "./guards/rate-limit";
+import { createReadCache } from "./guards/read-cache";
+import { hasScope } from "./guards/scopes";
+import { createUsageMeter } from "./guards/usage-meter";
 import { createHousekeeping } from "./housekeeping";
 import { createHealth, type HealthOptions } from "./observability/health";
 import { instrumentStore } from "./observability/instrument-store";
@@ -30,11 +27,14 @@ import { OPENAPI_PATH, openApiEndpoint } from "./openapi/serve";
 import { RenderMissingError } from "./public/render-module";
 import { createPublicRoutes } from "./public/routes";
 import { isPublicPath, publicRouteTemplate } from "./public/urls";
-import { createRateLimiter, type RateLimitState, setRateLimitHeaders } from "./rate-limit";
-import { createReadCache } from "./read-cache";
 import { createRequestLog, type RequestLog } from "./request-log";
-import { hasScope } from "./scopes";
-import { createUsageMeter } from "./usage-meter";
+import { requestBaseUrl } from "./transport/base-url";
+import {
+  type ApiRequest,
+  type ApiResponse,
+  BodyTooLargeError,
+  IncompleteBodyError,
+} from "./transport/exchange";
 
 /** Options of `createHandler`. */
 export interface HandlerOptions {

@@ -11,8 +11,6 @@ export {
   ROLL_MAX_MS,
   type RolledApiKey,
 } from "./admin";
-export { generateApiKey, hashApiKey, KEY_PREFIX } from "./api-key-format";
-export { handleClientError } from "./client-error";
 export {
   type AnalyticsConfig,
   ConfigError,
@@ -28,8 +26,8 @@ export {
 } from "./config";
 export { type BillingCycle, cycleAt } from "./cycle";
 export { ApiError, ERROR_STATUS, type ErrorCode } from "./errors";
-export type { ApiRequest, ApiResponse } from "./exchange";
-export { createHandler, type TminusHandler } from "./fetch";
+export { generateApiKey, hashApiKey, KEY_PREFIX } from "./guards/api-key-format";
+export { SCOPES, type Scope } from "./guards/scopes";
 export { API_PREFIX, type HandlerOptions } from "./handler";
 export {
   createHousekeepingJob,
@@ -37,9 +35,11 @@ export {
   type HousekeepingJobOptions,
   purgeExpired,
 } from "./housekeeping";
-export { createNodeListener, type NodeListener } from "./node";
 export { type HealthOptions, NOT_READY, type NotReadyReason } from "./observability/health";
 export type { Logger, RequestLogLine } from "./observability/logger";
 export { createMetrics, type MetricsOptions, type TminusMetrics } from "./observability/metrics";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
-export { SCOPES, type Scope } from "./scopes";
+export { handleClientError } from "./transport/client-error";
+export type { ApiRequest, ApiResponse } from "./transport/exchange";
+export { createHandler, type TminusHandler } from "./transport/fetch";
+export { createNodeListener, type NodeListener } from "./transport/node";

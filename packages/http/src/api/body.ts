@@ -1,7 +1,7 @@
 import { isPlainObject, toValidationIssues } from "@tminus/core";
 import type { z } from "zod";
 import { ApiError, validationError } from "../errors";
-import type { ApiRequest } from "../exchange";
+import type { ApiRequest } from "../transport/exchange";
 import type { BodySpec } from "./define";
 
 /**

@@ -16,7 +16,7 @@ import { limitsFor } from "../config";
 import { cycleAt } from "../cycle";
 import { dataEnvelope, JSON_HEADERS } from "../envelope";
 import { ApiError, validationError } from "../errors";
-import { checkIdempotencyKey, requestFingerprint } from "../idempotency";
+import { checkIdempotencyKey, requestFingerprint } from "../guards/idempotency";
 import {
   BODY_NOT_JSON,
   IDEMPOTENCY_CONFLICT,

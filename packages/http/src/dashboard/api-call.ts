@@ -5,10 +5,10 @@ import { API_PREFIX, type RouteResult, type Services } from "../api/context";
 import type { AnyApiRoute } from "../api/define";
 import { createRouter } from "../api/router";
 import { apiRoutes } from "../api/routes";
-import type { AuthContext } from "../auth";
 import { ApiError } from "../errors";
-import type { ApiRequest } from "../exchange";
-import { hasScope } from "../scopes";
+import type { AuthContext } from "../guards/auth";
+import { hasScope } from "../guards/scopes";
+import type { ApiRequest } from "../transport/exchange";
 
 /** The scopes of each dashboard role: members work with timers and usage, owners with all. */
 export const ROLE_SCOPES: Record<DashboardUser["role"], string[]> = {

@@ -1,7 +1,7 @@
 import type { Account, DashboardUser, Environment } from "@tminus/store";
 import type { RouteResult, Services } from "../api/context";
-import type { AuthContext } from "../auth";
-import type { ApiRequest } from "../exchange";
+import type { AuthContext } from "../guards/auth";
+import type { ApiRequest } from "../transport/exchange";
 import type { ApiCall } from "./api-call";
 import type { Flash } from "./flash";
 

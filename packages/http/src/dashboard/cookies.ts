@@ -1,4 +1,4 @@
-import type { ApiRequest } from "../exchange";
+import type { ApiRequest } from "../transport/exchange";
 
 /** The session cookie: an opaque random value; the store keeps only its SHA-256. */
 export const SESSION_COOKIE = "tminus_session";

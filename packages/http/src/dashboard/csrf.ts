@@ -1,4 +1,4 @@
-import type { ApiRequest } from "../exchange";
+import type { ApiRequest } from "../transport/exchange";
 import { equalSecrets, sha256Hex } from "./secrets";
 
 /** The form field and header that carry the CSRF token. */

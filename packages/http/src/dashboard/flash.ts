@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
-import type { ApiRequest } from "../exchange";
+import type { ApiRequest } from "../transport/exchange";
 import { type CookieScope, readCookie, setCookie } from "./cookies";
 
 // The one-time panels after a form post (a new key's secret, a destination's signing secret, an

@@ -6,7 +6,7 @@ import {
   type ApiResponse,
   BodyTooLargeError,
   IncompleteBodyError,
-} from "../exchange";
+} from "../transport/exchange";
 import { createApiCaller, dashboardAuth } from "./api-call";
 import { DASHBOARD_JS } from "./client";
 import type { DashboardPlace, PageContext } from "./context";

@@ -5,7 +5,7 @@ import {
   type ViewerContext,
   validateTimerCreate,
 } from "@tminus/core";
-import type { ApiResponse } from "../exchange";
+import type { ApiResponse } from "../transport/exchange";
 import type { PageContext } from "./context";
 import type { DashboardDeps } from "./deps";
 import { endedWarnings, formErrors, formProblemOf } from "./form-problems";

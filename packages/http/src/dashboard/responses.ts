@@ -1,4 +1,4 @@
-import type { ApiResponse } from "../exchange";
+import type { ApiResponse } from "../transport/exchange";
 
 /**
  * What every dashboard response carries: never cached, never framed, no referrer to other

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { flashOf } from "../../src/dashboard/flash";
 import { todayIn } from "../../src/dashboard/timer-form";
 import { inZone, zoneAbbreviation, zoneCity } from "../../src/dashboard/zone-time";
-import type { ApiRequest } from "../../src/exchange";
+import type { ApiRequest } from "../../src/transport/exchange";
 
 const SCOPE = { path: "/dashboard", secure: false };
 const NOW = Date.parse("2026-11-26T19:30:00Z");

@@ -1,6 +1,6 @@
 import type { DashboardSession, DashboardUser } from "@tminus/store";
 import { dashboardConfig } from "../../config";
-import type { ApiRequest, ApiResponse } from "../../exchange";
+import type { ApiRequest, ApiResponse } from "../../transport/exchange";
 import type { DashboardPlace } from "../context";
 import { type CookieScope, FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } from "../cookies";
 import { CSRF_FIELD, csrfAllowed, csrfTokenFor } from "../csrf";

@@ -1,5 +1,5 @@
 import { AdminError, createAdmin } from "../../admin";
-import { SCOPES } from "../../scopes";
+import { SCOPES } from "../../guards/scopes";
 import type { PageContext } from "../context";
 import { html } from "../html";
 import { csrfField, page, when } from "../layout";

@@ -1,4 +1,4 @@
-import type { ApiResponse } from "../../exchange";
+import type { ApiResponse } from "../../transport/exchange";
 import type { PageContext } from "../context";
 import type { DashboardDeps } from "../deps";
 import { redirect } from "../responses";

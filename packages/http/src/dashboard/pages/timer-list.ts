@@ -5,7 +5,7 @@ import {
   type TimerStatusResult,
   timerData,
 } from "@tminus/core";
-import type { ApiResponse } from "../../exchange";
+import type { ApiResponse } from "../../transport/exchange";
 import { listOf } from "../api-call";
 import type { PageContext } from "../context";
 import type { DashboardDeps } from "../deps";

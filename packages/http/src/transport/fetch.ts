@@ -1,6 +1,6 @@
+import { createDispatch, type Dispatch, type HandlerOptions } from "../handler";
 import { DISPATCH } from "./dispatch-symbol";
 import { type ApiRequest, type ApiResponse, BodyTooLargeError, readLimited } from "./exchange";
-import { createDispatch, type Dispatch, type HandlerOptions } from "./handler";
 
 /** A Fetch-API handler: mount it in anything that speaks `Request`/`Response`. */
 export interface TminusHandler {

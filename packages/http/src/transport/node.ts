@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Dispatch } from "../handler";
 import { DISPATCH } from "./dispatch-symbol";
 import type { ApiResponse } from "./exchange";
 import type { TminusHandler } from "./fetch";
-import type { Dispatch } from "./handler";
 import { NodeApiRequest } from "./node-request";
 
 /** A `node:http` style listener; `next` (Express, Connect) receives requests that are not ours. */

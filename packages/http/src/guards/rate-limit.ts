@@ -1,7 +1,7 @@
 import type { RateReservation, Store } from "@tminus/store";
+import type { PlanLimits } from "../config";
+import { ApiError } from "../errors";
 import type { AuthContext } from "./auth";
-import type { PlanLimits } from "./config";
-import { ApiError } from "./errors";
 
 const WINDOW_MS = 60_000;
 

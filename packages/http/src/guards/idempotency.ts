@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { validationError } from "./errors";
+import { validationError } from "../errors";
 
 /** Keys of 1 to 255 printable ASCII characters (conventions.md). */
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
