@@ -39,6 +39,14 @@ export { type HealthOptions, NOT_READY, type NotReadyReason } from "./observabil
 export type { Logger, RequestLogLine } from "./observability/logger";
 export { createMetrics, type MetricsOptions, type TminusMetrics } from "./observability/metrics";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
+export type { InvokeRoute, RouteCall, RouteTrace } from "./pipeline/invoke-route";
+export type {
+  Mount,
+  MountContext,
+  MountFactory,
+  MountHost,
+  RequestOutcome,
+} from "./pipeline/mount";
 export { handleClientError } from "./transport/client-error";
 export type { ApiRequest, ApiResponse } from "./transport/exchange";
 export { createHandler, type TminusHandler } from "./transport/fetch";

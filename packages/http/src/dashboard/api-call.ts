@@ -1,13 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Account, ApiKeyRecord, DashboardUser, Environment } from "@tminus/store";
-import { readRouteBody } from "../api/body";
-import { API_PREFIX, type RouteResult, type Services } from "../api/context";
-import type { AnyApiRoute } from "../api/define";
-import { createRouter } from "../api/router";
-import { apiRoutes } from "../api/routes";
+import { API_PREFIX, type RouteResult } from "../api/context";
 import { ApiError } from "../errors";
 import type { AuthContext } from "../guards/auth";
-import { hasScope } from "../guards/scopes";
+import type { InvokeRoute } from "../pipeline/invoke-route";
 import type { ApiRequest } from "../transport/exchange";
 
 /** The scopes of each dashboard role: members work with timers and usage, owners with all. */
@@ -57,29 +53,16 @@ export interface CallerContext {
   auth: AuthContext;
   now: number;
   baseUrl: string;
-  services: Services;
 }
 
 /**
- * Calls /api/v1 operations in process, through the same route table, scope check and handlers
- * as an HTTP request with a key: the rules (validation, allowance, revisions, states) live in
- * one place. Not metered, not rate-limited and not in the request log: those count API use.
+ * Calls /api/v1 operations in process, through the API's own pipeline (route table, scope
+ * check, handlers) as the signed-in user: the rules (validation, allowance, revisions, states)
+ * live in one place. Not metered, not rate-limited and not in the request log: those count
+ * API use.
  */
-export function createApiCaller() {
-  const router = createRouter<AnyApiRoute>(API_PREFIX, apiRoutes);
+export function createApiCaller(invokeRoute: InvokeRoute) {
   return async function callRoute(ctx: CallerContext, call: ApiCall): Promise<RouteResult> {
-    if (ctx.auth.account.status !== "active") {
-      throw new ApiError(
-        "suspended",
-        "the account is suspended; nothing can be changed until it is reactivated",
-      );
-    }
-    const found = router.match(call.method, call.path);
-    if (!found || "allowed" in found) throw new Error(`no API route ${call.method} ${call.path}`);
-    const route = found.route;
-    if (route.scope !== null && !hasScope(ctx.auth.key.scopes, route.scope)) {
-      throw new ApiError("forbidden", "your role does not allow this; ask an owner of the account");
-    }
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(call.query ?? {}))
       if (v !== undefined && v !== "") query.set(k, v);
@@ -95,17 +78,25 @@ export function createApiCaller() {
       origin: ctx.req.origin,
       mountPrefix: ctx.req.mountPrefix,
     };
-    const config = ctx.services.config;
-    return route.handle({
-      req,
-      params: found.params,
-      auth: ctx.auth,
-      now: ctx.now,
-      requestId: randomUUID(),
-      baseUrl: ctx.baseUrl,
-      services: ctx.services,
-      body: () => readRouteBody(route.body!, req, config.max_body_bytes),
-    });
+    try {
+      return await invokeRoute({
+        req,
+        now: ctx.now,
+        requestId: randomUUID(),
+        baseUrl: ctx.baseUrl,
+        caller: ctx.auth,
+        metered: false,
+      });
+    } catch (error) {
+      // The API tells a developer which scope the key lacks; a person is told whom to ask.
+      if (error instanceof ApiError && error.code === "forbidden") {
+        throw new ApiError(
+          "forbidden",
+          "your role does not allow this; ask an owner of the account",
+        );
+      }
+      throw error;
+    }
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Environment } from "@tminus/store";
 import { dashboardConfig } from "../config";
 import { ApiError } from "../errors";
+import type { Mount, MountContext } from "../pipeline/mount";
 import {
   type ApiRequest,
   type ApiResponse,
@@ -47,22 +48,20 @@ const ENVIRONMENTS = new Set<string>(["production", "sandbox"]);
  * (default `/dashboard`) below the mount prefix. Sessions and users live in the store; pages
  * are rendered on the server and call the API's own route handlers (see api-call.ts).
  */
-export function createDashboard(deps: DashboardDeps) {
+export function createDashboard(deps: DashboardDeps): Mount {
   const settings = dashboardConfig(deps.config);
   const prefix = settings.path;
-  const call = createApiCaller();
+  const call = createApiCaller(deps.invokeRoute);
 
   // Browsers ask for /favicon.ico on their own: the dashboard's icon answers it.
   const handles = (path: string) =>
     settings.enabled && (path === prefix || path.startsWith(`${prefix}/`) || path === FAVICON_PATH);
 
-  async function handle(
-    req: ApiRequest,
-    now: number,
-    baseUrl: string,
-    requestId: string,
-  ): Promise<ApiResponse | null> {
+  async function handle(req: ApiRequest, context: MountContext): Promise<ApiResponse | null> {
     if (!handles(req.path)) return null;
+    const { now, baseUrl, requestId } = context;
+    // Signed-in people, not keys: not metered and not in the request log.
+    context.outcome.route = `${prefix}/*`;
     const read = req.method === "GET" || req.method === "HEAD";
     if (req.path === FAVICON_PATH) return read ? icon() : null;
     const place: DashboardPlace = {
@@ -147,7 +146,7 @@ export function createDashboard(deps: DashboardDeps) {
       services,
       auth,
       form,
-      api: (c) => call({ req, auth, now, baseUrl: place.baseUrl, services }, c),
+      api: (c) => call({ req, auth, now, baseUrl: place.baseUrl }, c),
       envPath: (path = "") => `${place.path}/${environment}${path}`,
       flash: flashOf(
         req,
@@ -193,7 +192,7 @@ export function createDashboard(deps: DashboardDeps) {
     return notFound(place);
   }
 
-  return { handles, handle, path: prefix, enabled: settings.enabled };
+  return { handles, handle };
 }
 
 const FAVICON_PATH = "/favicon.ico";
@@ -263,6 +262,3 @@ function notFound(place: DashboardPlace): ApiResponse {
 }
 
 export type { DashboardDeps };
-
-/** The dashboard's handler. */
-export type Dashboard = ReturnType<typeof createDashboard>;
