@@ -15,6 +15,7 @@ export default defineConfig({
       "@tminus/store/copy": src("./packages/store/src/copy/index.ts"),
       "@tminus/store": src("./packages/store/src/index.ts"),
       "@tminus/http": src("./packages/http/src/index.ts"),
+      "@tminus/dashboard": src("./packages/dashboard/src/index.ts"),
       "@tminus/render": src("./packages/render/src/index.ts"),
       "@tminus/webhooks": src("./packages/webhooks/src/index.ts"),
     },
@@ -28,6 +29,10 @@ export default defineConfig({
       { extends: true, test: { name: "core", include: ["packages/core/test/**/*.test.ts"] } },
       { extends: true, test: { name: "store", include: ["packages/store/test/**/*.test.ts"] } },
       { extends: true, test: { name: "http", include: ["packages/http/test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "dashboard", include: ["packages/dashboard/test/**/*.test.ts"] },
+      },
       { extends: true, test: { name: "render", include: ["packages/render/test/**/*.test.ts"] } },
       {
         extends: true,

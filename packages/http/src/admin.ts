@@ -15,9 +15,9 @@ import {
   type TminusConfig,
   type TminusConfigInput,
 } from "./config";
-import { randomToken, sha256Hex } from "./dashboard/secrets";
 import { generateApiKey } from "./guards/api-key-format";
 import { parseScopes } from "./guards/scopes";
+import { randomToken, sha256Hex } from "./tokens";
 
 /** A key as shown to its owner: everything but the hash. */
 export interface ApiKeyView {

@@ -4,7 +4,6 @@ import { uuidv7 } from "@tminus/store";
 import { API_PREFIX, type RouteContext, type Services } from "./api/context";
 import { resolveConfig, type TminusConfig, type TminusConfigInput } from "./config";
 import { createCursorCodec } from "./cursor";
-import { createDashboard } from "./dashboard/index";
 import { ApiError } from "./errors";
 import { createRateLimiter } from "./guards/rate-limit";
 import { createReadCache } from "./guards/read-cache";
@@ -191,7 +190,7 @@ export function createDispatch(
     probesMount(health),
     openApiMount(onError),
     publicMount(publicRoutes, onError),
-    ...(options.mounts ?? [createDashboard]).map((factory) => factory(host)),
+    ...(options.mounts ?? []).map((factory) => factory(host)),
     api,
   ];
 

@@ -11,11 +11,13 @@ export {
   ROLL_MAX_MS,
   type RolledApiKey,
 } from "./admin";
+export type { RouteResult, Services } from "./api/context";
 export {
   type AnalyticsConfig,
   ConfigError,
   type DashboardConfig,
   DEFAULT_CONFIG,
+  dashboardConfig,
   limitsFor,
   type PlanLimits,
   type RenderConfig,
@@ -27,6 +29,7 @@ export {
 export { type BillingCycle, cycleAt } from "./cycle";
 export { ApiError, ERROR_STATUS, type ErrorCode } from "./errors";
 export { generateApiKey, hashApiKey, KEY_PREFIX } from "./guards/api-key-format";
+export type { AuthContext } from "./guards/auth";
 export { SCOPES, type Scope } from "./guards/scopes";
 export { API_PREFIX, type HandlerOptions } from "./handler";
 export {
@@ -47,7 +50,13 @@ export type {
   MountHost,
   RequestOutcome,
 } from "./pipeline/mount";
+export { randomToken, sha256Hex } from "./tokens";
 export { handleClientError } from "./transport/client-error";
-export type { ApiRequest, ApiResponse } from "./transport/exchange";
+export {
+  type ApiRequest,
+  type ApiResponse,
+  BodyTooLargeError,
+  IncompleteBodyError,
+} from "./transport/exchange";
 export { createHandler, type TminusHandler } from "./transport/fetch";
 export { createNodeListener, type NodeListener } from "./transport/node";
