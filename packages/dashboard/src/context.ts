@@ -1,5 +1,6 @@
-import type { ApiRequest, AuthContext, RouteResult, Services } from "@tminus/http";
+import type { ApiRequest, AuthContext, RouteResult } from "@tminus/http";
 import type { Account, DashboardUser, Environment } from "@tminus/store";
+import type { DashboardAdmin } from "./admin";
 import type { ApiCall } from "./api-call";
 import type { Flash } from "./flash";
 
@@ -23,7 +24,8 @@ export interface PageContext {
   rest: string;
   /** The CSRF token every form of the page carries. */
   csrf: string;
-  services: Services;
+  /** Members, keys, sessions, looks: what the API has no operation for (see admin.ts). */
+  admin: DashboardAdmin;
   auth: AuthContext;
   /** The submitted form of a POST (urlencoded), empty for GET. */
   form: URLSearchParams;

@@ -1,4 +1,4 @@
-import type { Mount, MountContext } from "@tminus/http";
+import type { Mount, MountContext, MountHost } from "@tminus/http";
 import {
   ApiError,
   type ApiRequest,
@@ -8,6 +8,7 @@ import {
   IncompleteBodyError,
 } from "@tminus/http";
 import type { Environment } from "@tminus/store";
+import { createDashboardAdmin } from "./admin";
 import { createApiCaller, dashboardAuth } from "./api-call";
 import { DASHBOARD_JS } from "./client";
 import type { DashboardPlace, PageContext } from "./context";
@@ -49,10 +50,16 @@ const ENVIRONMENTS = new Set<string>(["production", "sandbox"]);
  * rendered on the server and call the API's own operations through its pipeline (see
  * api-call.ts).
  */
-export function createDashboard(deps: DashboardDeps): Mount {
+export function createDashboard(host: MountHost): Mount {
+  const deps: DashboardDeps = {
+    config: host.config,
+    renderImage: host.renderImage,
+    onError: host.onError,
+    admin: createDashboardAdmin(host),
+  };
   const settings = dashboardConfig(deps.config);
   const prefix = settings.path;
-  const call = createApiCaller(deps.invokeRoute);
+  const call = createApiCaller(host.invokeRoute);
 
   // Browsers ask for /favicon.ico on their own: the dashboard's icon answers it.
   const handles = (path: string) =>
@@ -109,8 +116,10 @@ export function createDashboard(deps: DashboardDeps): Mount {
     if (anonymous) return anonymous;
 
     const cookie = readCookie(req, SESSION_COOKIE);
-    const found = cookie ? await deps.store.findSession({ id_hash: sha256Hex(cookie), now }) : null;
-    const account = found ? await deps.store.getAccount(found.user.account_id) : null;
+    const found = cookie
+      ? await deps.admin.sessions.findSession({ id_hash: sha256Hex(cookie), now })
+      : null;
+    const account = found ? await deps.admin.sessions.getAccount(found.user.account_id) : null;
     if (!found || !account || !cookie) {
       if (read) return redirect(`${place.path}/sign-in`);
       return forbidden(place, "Your session has ended. Sign in again.");
@@ -133,7 +142,6 @@ export function createDashboard(deps: DashboardDeps): Mount {
     if (!ENVIRONMENTS.has(env)) return notFound(place);
     const environment = env as Environment;
     const sub = rest.slice(env.length + 1);
-    const services = await deps.services();
     const auth = dashboardAuth(found.user, account, environment);
     const ctx: PageContext = {
       req,
@@ -144,7 +152,7 @@ export function createDashboard(deps: DashboardDeps): Mount {
       environment,
       rest: sub,
       csrf: csrfTokenFor(cookie),
-      services,
+      admin: deps.admin,
       auth,
       form,
       api: (c) => call({ req, auth, now, baseUrl: place.baseUrl }, c),

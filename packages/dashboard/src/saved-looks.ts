@@ -11,7 +11,7 @@ export const LOOK_NAME_MAX = 100;
 
 /** The account's saved looks in this environment, by name. */
 export function savedLooks(ctx: PageContext): Promise<SavedLook[]> {
-  return ctx.services.store.listLooks({ account_id: ctx.account.id, environment: ctx.environment });
+  return ctx.admin.looks.listLooks({ account_id: ctx.account.id, environment: ctx.environment });
 }
 
 /** A saved look's complete look, or null when what is stored is not one (never trusted). */

@@ -93,7 +93,7 @@ async function startSession(
 ): Promise<ApiResponse> {
   const hours = dashboardConfig(deps.config).session_hours;
   const value = randomToken();
-  await deps.store.createSession({
+  await deps.admin.sessions.createSession({
     id_hash: sha256Hex(value),
     user_id: user.id,
     expires_at: now + hours * 3_600_000,
@@ -132,7 +132,10 @@ export const authRoutes = {
         return respond(200, signInPage(place, csrf, { notice }));
       }
       const token = req.query.get("token") ?? "";
-      const user = await deps.store.findPasswordLink({ token_hash: sha256Hex(token), now });
+      const user = await deps.admin.sessions.findPasswordLink({
+        token_hash: sha256Hex(token),
+        now,
+      });
       if (!user) return linkGone(place);
       return respond(200, passwordPage(place, csrf, token, user));
     }
@@ -143,7 +146,7 @@ export const authRoutes = {
       const token = form.get("token") ?? "";
       const user =
         rest === "/set-password"
-          ? await deps.store.findPasswordLink({ token_hash: sha256Hex(token), now })
+          ? await deps.admin.sessions.findPasswordLink({ token_hash: sha256Hex(token), now })
           : null;
       if (user) {
         return respond(
@@ -160,7 +163,7 @@ export const authRoutes = {
     if (rest === "/sign-in") {
       const email = (form.get("email") ?? "").trim().toLowerCase().slice(0, 320);
       const password = (form.get("password") ?? "").slice(0, PASSWORD_MAX);
-      const attempt = await deps.store.countSignInAttempt({
+      const attempt = await deps.admin.sessions.countSignInAttempt({
         key: `email:${email}`,
         window_ms: WINDOW_MS,
         max: settings.sign_in_attempts_per_15_minutes,
@@ -178,7 +181,7 @@ export const authRoutes = {
         response.headers["retry-after"] = String(wait);
         return response;
       }
-      const user = email ? await deps.store.findUserByEmail(email) : null;
+      const user = email ? await deps.admin.sessions.findUserByEmail(email) : null;
       const ok = user?.password_hash
         ? await verifyPassword(password, user.password_hash)
         : await verifyDecoy(password);
@@ -192,7 +195,7 @@ export const authRoutes = {
     }
 
     const token = form.get("token") ?? "";
-    const user = await deps.store.findPasswordLink({ token_hash: sha256Hex(token), now });
+    const user = await deps.admin.sessions.findPasswordLink({ token_hash: sha256Hex(token), now });
     if (!user) return linkGone(place);
     const password = form.get("password") ?? "";
     let problem: string | undefined;
@@ -200,7 +203,7 @@ export const authRoutes = {
     else if (password.length > PASSWORD_MAX) problem = `Use at most ${PASSWORD_MAX} characters.`;
     else if (password !== form.get("confirm")) problem = "The two passwords are not the same.";
     if (problem) return respond(400, passwordPage(place, csrf, token, user, problem));
-    const updated = await deps.store.usePasswordLink({
+    const updated = await deps.admin.sessions.usePasswordLink({
       token_hash: sha256Hex(token),
       password_hash: await hashPassword(password),
       now,
@@ -218,8 +221,9 @@ export const authRoutes = {
     deps: DashboardDeps,
   ): Promise<ApiResponse | null> {
     if (req.method !== "POST") return null;
-    if (rest === "/sign-out") await deps.store.deleteSession(found.session.id_hash);
-    else if (rest === "/sign-out-everywhere") await deps.store.deleteUserSessions(found.user.id);
+    if (rest === "/sign-out") await deps.admin.sessions.deleteSession(found.session.id_hash);
+    else if (rest === "/sign-out-everywhere")
+      await deps.admin.sessions.deleteUserSessions(found.user.id);
     else return null;
     return redirect(
       `${place.path}/sign-in?notice=signed-out`,

@@ -1,4 +1,4 @@
-import { AdminError, createAdmin, SCOPES } from "@tminus/http";
+import { AdminError, SCOPES } from "@tminus/http";
 import type { PageContext } from "../context";
 import { html } from "../html";
 import { csrfField, page, when } from "../layout";
@@ -8,11 +8,7 @@ import { flashPanel, noticeOf, type PageRoute, redirectWithFlash } from "./route
 const NOTICES = { revoked: "The key is revoked. Requests with it are refused from now on." };
 
 function adminOf(ctx: PageContext) {
-  return createAdmin({
-    store: ctx.services.store,
-    config: ctx.services.config,
-    now: () => ctx.now,
-  });
+  return ctx.admin.at(ctx.now);
 }
 
 /** The keys page: the list, the create form, and (once) a new secret. */
@@ -24,7 +20,7 @@ async function keysPage(ctx: PageContext, extra: { error?: string; status?: numb
   });
   const lastUsed = await Promise.all(
     keys.map(async (k) => {
-      const [latest] = await ctx.services.store.listRequestLog({
+      const [latest] = await ctx.admin.records.listRequestLog({
         account_id: ctx.account.id,
         environment: ctx.environment,
         key_id: k.id,
@@ -116,7 +112,7 @@ export const keyRoutes: readonly PageRoute[] = [
       }
       // Scoped to the account, and to this environment's keys: a key of the other
       // environment is not on this page and not revoked from it.
-      const own = await ctx.services.store.listApiKeys(ctx.account.id, ctx.environment);
+      const own = await ctx.admin.records.listApiKeys(ctx.account.id, ctx.environment);
       if (!own.some((k) => k.id === id))
         return keysPage(ctx, { error: "No such live key.", status: 404 });
       try {

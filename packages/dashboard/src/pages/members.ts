@@ -1,4 +1,4 @@
-import { AdminError, createAdmin, type PasswordLink } from "@tminus/http";
+import { AdminError, type PasswordLink } from "@tminus/http";
 import type { UserRole } from "@tminus/store";
 import type { PageContext } from "../context";
 import { html, type SafeHtml } from "../html";
@@ -19,11 +19,7 @@ const ROLES: readonly { value: UserRole; label: string }[] = [
 ];
 
 function adminOf(ctx: PageContext) {
-  return createAdmin({
-    store: ctx.services.store,
-    config: ctx.services.config,
-    now: () => ctx.now,
-  });
+  return ctx.admin.at(ctx.now);
 }
 
 /** The link as the invited person opens it: on this server's public address. */
@@ -115,7 +111,7 @@ async function refused(ctx: PageContext, error: unknown, email?: string) {
 
 /** The account's user `id`, or null: a user of another account is not on this page. */
 async function ownUser(ctx: PageContext, id: string) {
-  const user = await ctx.services.store.getUser(id);
+  const user = await ctx.admin.records.getUser(id);
   return user && user.account_id === ctx.account.id ? user : null;
 }
 

@@ -23,7 +23,7 @@ export const overviewRoutes: readonly PageRoute[] = [
       const usage = dataOf<{ metrics: Metric[] }>(await ctx.api({ method: "GET", path: "/usage" }));
       const timers = usage.metrics.find((m) => m.metric === "new_timers")!;
       const today = Math.floor(ctx.now / DAY_MS) * DAY_MS;
-      const [counted] = await ctx.services.store.countRequestsByDay({
+      const [counted] = await ctx.admin.records.countRequestsByDay({
         account_id: ctx.account.id,
         environment: ctx.environment,
         since: today,

@@ -47,7 +47,7 @@ const percent = (n: number, total: number) =>
 
 async function analyticsPage(ctx: PageContext, id: string) {
   const view = dataOf<{ name: string }>(await ctx.api({ method: "GET", path: `/timers/${id}` }));
-  const record = (await ctx.services.cache.getTimer(ctx.account.id, ctx.environment, id))!;
+  const record = (await ctx.admin.timer(ctx.account.id, ctx.environment, id))!;
   const zone = timerData(record).definition.timezone;
   const today = Math.floor(ctx.now / DAY_MS) * DAY_MS;
   const from = today - (DAYS - 1) * DAY_MS;

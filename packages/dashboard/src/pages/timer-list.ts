@@ -57,7 +57,7 @@ export function timeLeft(seconds: number): string {
 
 /** A timer's definition and its status now (a sample viewer's for the per-viewer types). */
 export async function timerNow(ctx: PageContext, id: string): Promise<TimerNow | null> {
-  const record = await ctx.services.cache.getTimer(ctx.account.id, ctx.environment, id);
+  const record = await ctx.admin.timer(ctx.account.id, ctx.environment, id);
   if (!record) return null;
   const { definition, clock } = timerData(record);
   const def = definition as TimerDefinition;

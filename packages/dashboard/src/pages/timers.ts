@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { type PublicUrls, type TimerDefinition, timerData } from "@tminus/core";
 import { ApiError } from "@tminus/http";
-import { type SavedLook, StoreError } from "@tminus/store";
+import { StoreError } from "@tminus/store";
 import { dataOf } from "../api-call";
 import type { PageContext } from "../context";
 import { endedWarnings, type FieldProblem, formErrors, formProblemOf } from "../form-problems";
 import { html, type SafeHtml } from "../html";
+import { keepUnshown } from "../keep-unshown";
 import { csrfField, page } from "../layout";
-import { LOOK_PRESETS, type LookPreset, lookPreset, withPreset } from "../look-presets";
+import { lookPreset, withPreset } from "../look-presets";
 import { pngSize, previewImage } from "../preview";
 import { htmlResponse, redirect } from "../responses";
 import { LOOK_NAME_MAX, lookOf, savedLooks, withSavedLook } from "../saved-looks";
@@ -16,14 +17,14 @@ import { shareSnippets } from "../snippets";
 import {
   defaultFormValues,
   formValuesOf,
-  keepUnshown,
   readTimerForm,
   type TimerFormValues,
   timerBodyOf,
 } from "../timer-form";
 import { typeName } from "../words";
 import { zoneTime } from "../zone-time";
-import { builderForm, formQuery } from "./builder-form";
+import { builderForm } from "./builder-form";
+import { lookPicker } from "./look-picker";
 import { noticeOf, type PageRoute } from "./route";
 import { sharePanel } from "./share-panel";
 import { signedLinksPanel } from "./signed-links";
@@ -79,42 +80,6 @@ interface Refused {
   /** A problem no field shows (a changed revision...), said at the top only. */
   message?: string;
   status: number;
-}
-
-/** One look to start from: its picture as the preview draws it, its name, a line about it. */
-function lookChoice(
-  ctx: PageContext,
-  href: string,
-  values: TimerFormValues,
-  label: { name: string; about: string; current: boolean },
-): SafeHtml {
-  const preview = formQuery(values);
-  return html`<a href="${href}"${label.current ? html` aria-current="true"` : ""}><img src="${ctx.envPath(`/preview.png?${preview}`)}" alt="" width="600" loading="lazy"><strong>${label.name}</strong><span class="hint">${label.about}</span></a>`;
-}
-
-/** The built-in looks and the account's saved ones to start from, each drawn by the preview. */
-function lookPicker(
-  ctx: PageContext,
-  saved: readonly SavedLook[],
-  chosen: { preset: LookPreset | null; saved: SavedLook | null },
-): SafeHtml {
-  const base = defaultFormValues(ctx.now);
-  const presets = LOOK_PRESETS.map(
-    (p) =>
-      html`<li>${lookChoice(ctx, ctx.envPath(`/timers/new?look=${p.id}`), { ...withPreset(base, p), name: p.name }, { name: p.name, about: p.about, current: p === chosen.preset })}</li>`,
-  );
-  const own = saved.flatMap((s) => {
-    const look = lookOf(s);
-    if (!look) return [];
-    return [
-      html`<li>${lookChoice(ctx, ctx.envPath(`/timers/new?saved=${s.id}`), { ...withSavedLook(base, look), name: s.name }, { name: s.name, about: "saved look", current: s.id === chosen.saved?.id })}
-<form method="post" action="${ctx.envPath(`/looks/${s.id}/delete`)}" data-confirm="${`Delete the saved look "${s.name}"? Timers made from it keep their look.`}">${csrfField(ctx)}<button type="submit" class="secondary">Delete<span class="sr-only"> ${s.name}</span></button></form></li>`,
-    ];
-  });
-  return html`<section class="panel" aria-labelledby="looks-title"><h2 id="looks-title">Start from a look</h2>
-<p class="hint">Built-in looks that read well in light and dark email apps${saved.length ? ", and your saved ones" : ""}. Pick one, then change anything. Save a timer's look from its page.</p>
-<ul class="looks" aria-label="Built-in looks">${presets}</ul>
-${own.length ? html`<h3 id="saved-looks">Saved looks</h3><ul class="looks" aria-labelledby="saved-looks">${own}</ul>` : ""}</section>`;
 }
 
 async function builderPage(ctx: PageContext, refused?: Refused) {
@@ -181,7 +146,7 @@ async function timerPage(
   refused?: Refused,
 ) {
   const view = await loadView(ctx, id);
-  const record = (await ctx.services.cache.getTimer(ctx.account.id, ctx.environment, id))!;
+  const record = (await ctx.admin.timer(ctx.account.id, ctx.environment, id))!;
   const { definition } = timerData(record);
   const revision = Number(view.revision.slice(1));
   const paused = timerData(record).clock.paused_at !== null;
@@ -289,10 +254,10 @@ async function saveLook(ctx: PageContext, id: string, deps: Parameters<PageRoute
   if (name === "" || name.length > LOOK_NAME_MAX) {
     return refuse(`Save this look as: give it a name of 1 to ${LOOK_NAME_MAX} characters.`);
   }
-  const record = await ctx.services.cache.getTimer(ctx.account.id, ctx.environment, id);
+  const record = await ctx.admin.timer(ctx.account.id, ctx.environment, id);
   if (!record) throw new ApiError("not_found", "no such timer");
   try {
-    await ctx.services.store.saveLook({
+    await ctx.admin.looks.saveLook({
       id: randomUUID(),
       account_id: ctx.account.id,
       environment: ctx.environment,
@@ -320,7 +285,7 @@ export const timerRoutes: readonly PageRoute[] = [
     method: "POST",
     pattern: new RegExp(`^/looks/${ID}/delete$`),
     async handle(ctx, { id }) {
-      await ctx.services.store.deleteLook({
+      await ctx.admin.looks.deleteLook({
         account_id: ctx.account.id,
         environment: ctx.environment,
         id: id!,
@@ -389,7 +354,7 @@ export const timerRoutes: readonly PageRoute[] = [
       const { type, ...change } = timerBodyOf(values);
       void type;
       try {
-        const record = await ctx.services.cache.getTimer(ctx.account.id, ctx.environment, id!);
+        const record = await ctx.admin.timer(ctx.account.id, ctx.environment, id!);
         const stored = record ? (timerData(record).definition as TimerDefinition) : null;
         await ctx.api({
           method: "PATCH",

@@ -44,7 +44,7 @@ async function usagePage(ctx: PageContext) {
   }>(await ctx.api({ method: "GET", path: "/usage" }));
   const today = Math.floor(ctx.now / DAY_MS) * DAY_MS;
   const since = today - (CHART_DAYS - 1) * DAY_MS;
-  const counted = await ctx.services.store.countRequestsByDay({
+  const counted = await ctx.admin.records.countRequestsByDay({
     account_id: ctx.account.id,
     environment: ctx.environment,
     since,
