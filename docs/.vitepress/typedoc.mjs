@@ -14,6 +14,7 @@ export const ENTRY_POINTS = {
   "packages/webhooks/src/index.ts": "@tminus/webhooks",
   "packages/http/src/index.ts": "@tminus/http",
   "packages/http/src/transport/fastify.ts": "@tminus/http/fastify",
+  "packages/dashboard/src/index.ts": "@tminus/dashboard",
   "packages/cli/src/index.ts": "tminus",
 };
 
