@@ -213,7 +213,13 @@ export function createDispatch(
     context.baseUrl = requestBaseUrl(req, { configured: config.base_url, trustProxy });
     for (const mount of mounts) {
       if (!mount.handles(req.path)) continue;
-      const response = await mount.handle(req, context);
+      let response: ApiResponse | null;
+      try {
+        response = await mount.handle(req, context);
+      } catch (error) {
+        // A mount's fault: the envelope (its ApiError's code, else internal_error), no stack.
+        response = toErrorResponse(error, context.requestId, onError);
+      }
       if (response) return stamp(withoutBodyForHead(req, response), context.requestId);
     }
     // No mount took it: the API answers (not_found), as for any unknown path.
