@@ -8,6 +8,7 @@ const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: {
+      "@tminus/core/browser": src("./packages/core/src/browser.ts"),
       "@tminus/core": src("./packages/core/src/index.ts"),
       "@tminus/store/test-suite": src("./packages/store/test/store-suite.ts"),
       "@tminus/store/sqlite": src("./packages/store/src/sqlite/index.ts"),

@@ -4,6 +4,8 @@
 export { labelLanguage, type UnitLabelOverrides, unitLabel } from "./format/labels";
 export { type FormatPartsOptions, type FormattedPart, formatParts } from "./format/parts";
 export { type RemainingPart, type SplitOptions, splitRemaining } from "./format/split";
+export { escapeHtml } from "./html/escape";
+export { type ImageInput, type ImageInputOptions, imageInputOf } from "./image/input";
 export { IMAGE_SIZE, snapHeight, snapWidth } from "./image/size";
 // Recipient-URL signing and recurrence expansion have their own public surfaces.
 export * from "./personalize/index";

@@ -2,18 +2,12 @@ import {
   applyTimerPatch,
   DEFAULT_LOOK,
   type TimerDefinition,
-  validateTimerCreate,
   validateTimerPatch,
 } from "@tminus/core";
 import { describe, expect, it } from "vitest";
+import { define } from "./_define";
 
-function created(body: unknown): TimerDefinition {
-  const result = validateTimerCreate(body);
-  if (!result.ok) throw new Error(JSON.stringify(result.issues));
-  return result.value;
-}
-
-const fixed = created({
+const fixed = define({
   type: "fixed",
   name: "Launch",
   deadline_at: "2026-11-27T09:00:00+01:00",
@@ -106,7 +100,7 @@ describe("applyTimerPatch", () => {
   });
 
   it("clears a duration timer's cap", () => {
-    const duration = created({
+    const duration = define({
       type: "duration",
       name: "Offer",
       duration_seconds: 60,

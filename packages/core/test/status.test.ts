@@ -6,16 +6,10 @@ import {
   statusFromTarget,
   type TimerClock,
   type TimerDefinition,
-  validateTimerCreate,
 } from "@tminus/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-
-function define(body: unknown): TimerDefinition {
-  const result = validateTimerCreate(body);
-  if (!result.ok) throw new Error(JSON.stringify(result.issues));
-  return result.value;
-}
+import { define } from "./_define";
 
 const DEADLINE = Date.UTC(2026, 10, 27, 8, 0, 0);
 const fixed = define({ type: "fixed", name: "Launch", deadline_at: "2026-11-27T09:00:00+01:00" });

@@ -18,7 +18,7 @@ import type { DashboardDeps } from "./deps";
 import { FAVICON } from "./favicon";
 import { FLASH_COOKIE, flashOf } from "./flash";
 import { html } from "./html";
-import { page, plainPage } from "./layout";
+import { page, plainResponse } from "./layout";
 import { authRoutes } from "./pages/auth";
 import { keyRoutes } from "./pages/keys";
 import { memberRoutes } from "./pages/members";
@@ -81,23 +81,19 @@ export function createDashboard(host: MountHost): Mount {
       return await route(req, rest, now, place);
     } catch (error) {
       if (error instanceof BodyTooLargeError || error instanceof IncompleteBodyError) {
-        return htmlResponse(
+        return plainResponse(
           413,
-          plainPage({
-            assets: `${place.path}/assets`,
-            title: "Too much at once",
-            content: html`<p>The form was larger than this server accepts (${deps.config.max_body_bytes} bytes).</p>`,
-          }),
+          place,
+          "Too much at once",
+          html`<p>The form was larger than this server accepts (${deps.config.max_body_bytes} bytes).</p>`,
         );
       }
       deps.onError(error, requestId);
-      return htmlResponse(
+      return plainResponse(
         500,
-        plainPage({
-          assets: `${place.path}/assets`,
-          title: "Something went wrong",
-          content: html`<p>The page could not be shown. Try again in a moment.</p><p class="muted">Request ${requestId}</p>`,
-        }),
+        place,
+        "Something went wrong",
+        html`<p>The page could not be shown. Try again in a moment.</p><p class="muted">Request ${requestId}</p>`,
       );
     }
   }
@@ -249,24 +245,20 @@ async function readForm(req: ApiRequest, maxBytes: number): Promise<URLSearchPar
 }
 
 function forbidden(place: DashboardPlace, message: string): ApiResponse {
-  return htmlResponse(
+  return plainResponse(
     403,
-    plainPage({
-      assets: `${place.path}/assets`,
-      title: "Not allowed",
-      content: html`<p class="error" role="alert">${message}</p><p><a href="${place.path}/sign-in">Sign in</a></p>`,
-    }),
+    place,
+    "Not allowed",
+    html`<p class="error" role="alert">${message}</p><p><a href="${place.path}/sign-in">Sign in</a></p>`,
   );
 }
 
 function notFound(place: DashboardPlace): ApiResponse {
-  return htmlResponse(
+  return plainResponse(
     404,
-    plainPage({
-      assets: `${place.path}/assets`,
-      title: "Not found",
-      content: html`<p>There is no such page.</p><p><a href="${place.path}/">Back to the dashboard</a></p>`,
-    }),
+    place,
+    "Not found",
+    html`<p>There is no such page.</p><p><a href="${place.path}/">Back to the dashboard</a></p>`,
   );
 }
 

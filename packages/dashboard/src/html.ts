@@ -1,6 +1,7 @@
 // Every string that reaches the dashboard's HTML goes through `html`: interpolated values are
 // escaped unless they are already `SafeHtml` (the output of `html` itself, or `trusted` text
 // written by us). There is no other way to put text into a page.
+import { escapeHtml } from "@tminus/core";
 
 /** HTML that is already safe to send: built by `html` or marked with `trusted`. */
 export class SafeHtml {
@@ -8,19 +9,6 @@ export class SafeHtml {
   toString(): string {
     return this.value;
   }
-}
-
-const ENTITIES: Readonly<Record<string, string>> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-/** Escapes text for element content and quoted attribute values alike. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
 }
 
 function render(value: unknown): string {

@@ -1,7 +1,9 @@
+import type { ApiResponse } from "@tminus/http";
 import type { Environment } from "@tminus/store";
-import type { PageContext } from "./context";
+import type { DashboardPlace, PageContext } from "./context";
 import { CSRF_FIELD } from "./csrf";
 import { html, type SafeHtml } from "./html";
+import { htmlResponse } from "./responses";
 import { labelTableCells } from "./table-labels";
 
 /** The sections of the navigation; `owner` ones are hidden from members. */
@@ -75,6 +77,16 @@ export function plainPage(input: { assets: string; title: string; content: SafeH
     assets: input.assets,
     body: html`<main id="content" class="narrow"><h1>${input.title}</h1>${labelTableCells(input.content)}</main>`,
   });
+}
+
+/** A plain page as the whole answer: a refusal or a failure outside the signed-in layout. */
+export function plainResponse(
+  status: number,
+  place: Pick<DashboardPlace, "path">,
+  title: string,
+  content: SafeHtml,
+): ApiResponse {
+  return htmlResponse(status, plainPage({ assets: `${place.path}/assets`, title, content }));
 }
 
 /** An instant as `2026-11-05 12:00 UTC`, or a dash. */

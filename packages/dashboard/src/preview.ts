@@ -1,6 +1,7 @@
 import {
   computeStatus,
   emptyClock,
+  imageInputOf,
   type TimerDefinition,
   type ViewerContext,
   validateTimerCreate,
@@ -66,14 +67,11 @@ export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promi
     { definition, clock: emptyClock(), viewer: sampleViewer(definition, ctx.now) },
     ctx.now,
   );
-  const bytes = await deps.renderImage("png", {
+  const bytes = await deps.renderImage(
+    "png",
     // "Show the ended look": what viewers see after the end, drawn at zero.
-    remainingSeconds: values.preview_ended ? 0 : status.remaining.total_seconds,
-    running: !values.preview_ended,
-    look: definition.look,
-    ended: definition.ended,
-    width: 600,
-  });
+    imageInputOf(definition, status, { width: 600, showEnded: values.preview_ended }),
+  );
   const zone = definition.timezone;
   const at = status.target_at === null ? null : inZone(status.target_at, zone);
   let summary = at === null ? "Preview: no deadline" : `Ends ${at}`;

@@ -1,4 +1,4 @@
-import type { PublicUrls } from "@tminus/core";
+import type { PublicUrls, TimerDefinition } from "@tminus/core";
 import { drawnWidth, type EmailPlatform, type ShareOptions } from "./share-options";
 
 /** One copy-paste snippet for a published timer. */
@@ -62,6 +62,15 @@ export function recipientTag(platform: EmailPlatform, field: string | null): str
 
 function attr(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+}
+
+/** What each link of a personalized timer carries and whether it is signed (none for other types). */
+export function personalOf(
+  definition: TimerDefinition,
+): { source: "deadline" | "start"; signed: boolean } | undefined {
+  if (definition.type !== "personalized") return undefined;
+  const { source, require_signature } = definition.personalization;
+  return { source, signed: require_signature };
 }
 
 /** A recipient value that is clearly a sample: an unfilled tag, so no viewer is counted. */

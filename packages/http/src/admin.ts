@@ -58,10 +58,6 @@ export interface AdminOptions {
   now?: () => number;
 }
 
-function isResolved(c: TminusConfig | TminusConfigInput | undefined): c is TminusConfig {
-  return !!c && "max_body_bytes" in c && "render" in c;
-}
-
 function viewKey(key: ApiKeyRecord, account: Account, now: number): ApiKeyView {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
@@ -95,7 +91,7 @@ function viewKey(key: ApiKeyRecord, account: Account, now: number): ApiKeyView {
  */
 export function createAdmin(options: AdminOptions) {
   const { store } = options;
-  const config = isResolved(options.config) ? options.config : resolveConfig(options.config);
+  const config = resolveConfig(options.config);
   const now = options.now ?? Date.now;
 
   async function requireAccount(name: string): Promise<Account> {

@@ -165,13 +165,30 @@ function positiveInt(value: unknown, path: string): number {
   return value;
 }
 
-function mergeLimits(base: PlanLimits, input: unknown, path: string): PlanLimits {
-  if (input === undefined) return { ...base };
+/** The fields of an optional section of the config (none when it is absent). */
+function sectionFields(input: unknown, path: string): [string, unknown][] {
+  if (input === undefined) return [];
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new ConfigError(`${path} must be an object`);
   }
+  return Object.entries(input);
+}
+
+function flag(value: unknown, path: string): boolean {
+  if (typeof value !== "boolean") throw new ConfigError(`${path} must be true or false`);
+  return value;
+}
+
+function intBetween(value: unknown, path: string, min: number, max: number, note = ""): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${path} must be an integer from ${min} to ${max}${note}`);
+  }
+  return value;
+}
+
+function mergeLimits(base: PlanLimits, input: unknown, path: string): PlanLimits {
   const out = { ...base };
-  for (const [k, v] of Object.entries(input)) {
+  for (const [k, v] of sectionFields(input, path)) {
     if (!(LIMIT_FIELDS as readonly string[]).includes(k)) {
       throw new ConfigError(`${path}.${k} is not a plan limit (${LIMIT_FIELDS.join(", ")})`);
     }
@@ -182,9 +199,11 @@ function mergeLimits(base: PlanLimits, input: unknown, path: string): PlanLimits
 
 /**
  * Validates a config object and merges it over the defaults. Unknown fields are errors, so a
- * typo in a config file fails loudly instead of silently keeping a default.
+ * typo in a config file fails loudly instead of silently keeping a default. A config this
+ * returned comes back equal (`resolveConfig(resolveConfig(x))` deep-equals
+ * `resolveConfig(x)`), so whoever takes a config just resolves it, resolved or not.
  */
-export function resolveConfig(input: TminusConfigInput = {}): TminusConfig {
+export function resolveConfig(input: TminusConfigInput | TminusConfig = {}): TminusConfig {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new ConfigError("config must be a JSON object");
   }
@@ -245,20 +264,10 @@ export function resolveConfig(input: TminusConfigInput = {}): TminusConfig {
 
 function analyticsSection(input: unknown): AnalyticsConfig {
   const out: AnalyticsConfig = { ...DEFAULT_CONFIG.analytics };
-  if (input === undefined) return out;
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new ConfigError("config.analytics must be an object");
-  }
-  for (const [k, v] of Object.entries(input)) {
-    if (k === "enabled") {
-      if (typeof v !== "boolean")
-        throw new ConfigError("config.analytics.enabled must be true or false");
-      out.enabled = v;
-    } else if (k === "retention_days") {
-      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 3650) {
-        throw new ConfigError("config.analytics.retention_days must be an integer from 1 to 3650");
-      }
-      out.retention_days = v;
+  for (const [k, v] of sectionFields(input, "config.analytics")) {
+    if (k === "enabled") out.enabled = flag(v, "config.analytics.enabled");
+    else if (k === "retention_days") {
+      out.retention_days = intBetween(v, "config.analytics.retention_days", 1, 3650);
     } else throw new ConfigError(`config.analytics.${k} is not a known setting`);
   }
   return out;
@@ -282,20 +291,18 @@ const RENDER_BOUNDS: Record<keyof RenderConfig, [number, number]> = {
 
 function renderSection(input: unknown): RenderConfig {
   const out: RenderConfig = { ...DEFAULT_CONFIG.render };
-  if (input === undefined) return out;
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new ConfigError("config.render must be an object");
-  }
-  for (const [k, v] of Object.entries(input)) {
+  for (const [k, v] of sectionFields(input, "config.render")) {
     const bounds = RENDER_BOUNDS[k as keyof RenderConfig];
     if (!bounds) throw new ConfigError(`config.render.${k} is not a known setting`);
     if (k === "threads" && v === null) continue;
-    if (typeof v !== "number" || !Number.isInteger(v) || v < bounds[0] || v > bounds[1]) {
-      throw new ConfigError(
-        `config.render.${k} must be an integer from ${bounds[0]} to ${bounds[1]}${k === "threads" ? " (or null: automatic)" : ""}`,
-      );
-    }
-    (out as unknown as Record<string, number | null>)[k] = v;
+    const note = k === "threads" ? " (or null: automatic)" : "";
+    (out as unknown as Record<string, number | null>)[k] = intBetween(
+      v,
+      `config.render.${k}`,
+      bounds[0],
+      bounds[1],
+      note,
+    );
   }
   return out;
 }
@@ -305,16 +312,9 @@ const DASHBOARD_PATH = /^(\/[A-Za-z0-9._~-]+)+$/;
 
 function dashboardSection(input: unknown): DashboardConfig {
   const out: DashboardConfig = { ...DEFAULT_CONFIG.dashboard };
-  if (input === undefined) return out;
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new ConfigError("config.dashboard must be an object");
-  }
-  for (const [k, v] of Object.entries(input)) {
-    if (k === "enabled") {
-      if (typeof v !== "boolean")
-        throw new ConfigError("config.dashboard.enabled must be true or false");
-      out.enabled = v;
-    } else if (k === "path") {
+  for (const [k, v] of sectionFields(input, "config.dashboard")) {
+    if (k === "enabled") out.enabled = flag(v, "config.dashboard.enabled");
+    else if (k === "path") {
       if (
         typeof v !== "string" ||
         !DASHBOARD_PATH.test(v) ||
@@ -332,10 +332,7 @@ function dashboardSection(input: unknown): DashboardConfig {
       k === "link_hours" ||
       k === "sign_in_attempts_per_15_minutes"
     ) {
-      if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > 10_000) {
-        throw new ConfigError(`config.dashboard.${k} must be an integer from 1 to 10000`);
-      }
-      out[k] = v;
+      out[k] = intBetween(v, `config.dashboard.${k}`, 1, 10_000);
     } else {
       throw new ConfigError(`config.dashboard.${k} is not a known setting`);
     }

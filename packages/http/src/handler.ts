@@ -101,10 +101,7 @@ export type Dispatch = ((req: ApiRequest) => Promise<ApiResponse>) & {
 export function createDispatch(
   options: HandlerOptions,
 ): Dispatch & { close(): Promise<void>; prepare(): Promise<void>; drain(): void } {
-  const config =
-    options.config && "max_body_bytes" in options.config && "base_url" in options.config
-      ? (options.config as TminusConfig)
-      : resolveConfig(options.config as TminusConfigInput | undefined);
+  const config = resolveConfig(options.config);
   const now = options.now ?? Date.now;
   const logger = options.logger ?? null;
   const onError =

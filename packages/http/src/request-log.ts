@@ -1,4 +1,5 @@
 import type { RequestLogEntry, Store } from "@tminus/store";
+import { createBatchWriter } from "./batch-writer";
 
 /** Collects request-log entries and writes them in small batches. */
 export interface RequestLog {
@@ -26,40 +27,21 @@ export function createRequestLog(
   intervalMs = 50,
 ): RequestLog {
   let pending: RequestLogEntry[] = [];
-  let scheduled: ReturnType<typeof setTimeout> | null = null;
-  // Batches handed to the store and not yet committed. `scheduled` is cleared when a batch
-  // leaves `pending`, so without this set a flush during a slow commit would return early.
-  const writing = new Set<Promise<void>>();
-
-  const write = (): Promise<void> => {
-    if (scheduled) clearTimeout(scheduled);
-    scheduled = null;
+  const batches = createBatchWriter(() => {
     const batch = pending;
     pending = [];
-    if (batch.length === 0) return Promise.resolve();
-    const done = store.logRequests(batch).then(
+    if (batch.length === 0) return null;
+    return store.logRequests(batch).then(
       () => {},
       (error: unknown) => onError(error, batch[0]!.request_id),
     );
-    writing.add(done);
-    void done.finally(() => writing.delete(done));
-    return done;
-  };
+  }, intervalMs);
 
   return {
     add(entry) {
       pending.push(entry);
-      if (pending.length >= BATCH_MAX) void write();
-      else if (!scheduled) {
-        scheduled = setTimeout(write, intervalMs);
-        // Shutdown flushes explicitly; an idle timer must not keep the process alive.
-        scheduled.unref?.();
-      }
+      batches.added(pending.length >= BATCH_MAX);
     },
-    async flush() {
-      const inFlight = [...writing];
-      await write();
-      await Promise.all(inFlight);
-    },
+    flush: batches.flush,
   };
 }

@@ -179,3 +179,29 @@ export const fixedTimer = (over: Record<string, unknown> = {}) => ({
 let idem = 0;
 /** A fresh Idempotency-Key. */
 export const newKey = () => `test-${Date.now()}-${++idem}-${Math.random().toString(36).slice(2)}`;
+
+/**
+ * Creates a timer from `body` with `key` and publishes it (unless `publish` is false), and
+ * returns the API's timer object (with `urls` once published). Throws on any refusal.
+ */
+export async function createTimer(
+  s: Pick<TestServer, "call">,
+  key: IssuedApiKey | string,
+  body: Record<string, unknown>,
+  publish = true,
+  // biome-ignore lint/suspicious/noExplicitAny: the API's timer object, read loosely by tests.
+): Promise<any> {
+  const created = await s.call("POST", "/api/v1/timers", {
+    key,
+    body,
+    headers: { "idempotency-key": newKey() },
+  });
+  if (created.status !== 201) throw new Error(created.text);
+  if (!publish) return created.json.data;
+  const pub = await s.call("POST", `/api/v1/timers/${created.json.data.id}/publish`, {
+    key,
+    headers: { "if-match": created.json.data.revision },
+  });
+  if (pub.status !== 200) throw new Error(pub.text);
+  return pub.json.data;
+}

@@ -4,8 +4,8 @@
 import {
   DEFAULT_ENDED,
   IMAGE_SIZE,
+  type ImageInput,
   type Look,
-  type LookInput,
   snapHeight,
   snapWidth,
 } from "@tminus/core";
@@ -28,30 +28,8 @@ export const IMAGE_LIMITS = Object.freeze({
 
 // Snapping is core's (`snapWidth`, `snapHeight`), shared with callers that key on sizes.
 
-/** What an email image shows and how big it is. */
-export interface ImageInput {
-  /** Whole seconds left at the moment of the request (`status.remaining.total_seconds`); 0 is ended. */
-  remainingSeconds: number;
-  /** false while paused (or not started): every frame shows the same time. Default true. */
-  running?: boolean;
-  /** The timer's look, complete as stored or partial (missing fields take core's defaults). */
-  look?: Look | LookInput;
-  /** What shows after the end: the timer's `ended` (images draw its `text`). */
-  ended?: { text?: string };
-  /** Animated GIF only: 1..60 frames of one second. Default 60. */
-  frames?: number;
-  /** Width in CSS pixels, 100..1200, drawn at the nearest multiple of 20 ({@link snapWidth}). Default 600. */
-  width?: number;
-  /**
-   * Height in CSS pixels, 40..600, drawn at the nearest multiple of 20. Default:
-   * from the font size (160 for the default look), as it comes.
-   */
-  height?: number;
-  /** 2 draws every pixel twice as dense (retina); the image is then 2x wide and high. */
-  scale?: 1 | 2;
-  /** "dark" draws the look's dark colours (when it has them). Default "light". */
-  variant?: Variant;
-}
+// The input itself is core's (`imageInputOf` builds it from a timer and its status).
+export type { ImageInput };
 
 /** An {@link ImageInput} checked and completed. */
 export interface ResolvedInput {

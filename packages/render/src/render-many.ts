@@ -6,6 +6,8 @@ import { availableParallelism } from "node:os";
 import {
   computeStatus,
   emptyClock,
+  type ImageInput,
+  imageInputOf,
   type LookInput,
   parseOffsetDateTime,
   statusFromTarget,
@@ -18,7 +20,6 @@ import {
 import type { Variant } from "./colors";
 import { invalid, RenderError } from "./errors";
 import { createImageRenderer } from "./image";
-import type { ImageInput } from "./options";
 import { createRenderPool, type RenderPool } from "./pool";
 
 /** An instant: epoch milliseconds, a `Date`, or ISO 8601 with `Z` or an offset. */
@@ -298,22 +299,15 @@ function prepare(
   const deadline = instant(pick("deadline"), "deadline");
   const start = instant(pick("start"), "start");
   const status = statusOf(timer, deadline, start, now);
-  const look = { ...(timer?.look ?? {}), ...(options.look ?? {}), ...(job.look ?? {}) };
-  return {
-    format,
-    status,
-    input: {
-      remainingSeconds: status.remaining.total_seconds,
-      running: status.state === "running",
-      look,
-      ended: timer?.ended,
-      frames: pick("frames"),
-      width: pick("width"),
-      height: pick("height"),
-      scale: pick("scale"),
-      variant: pick("variant"),
-    },
-  };
+  const input = imageInputOf(timer, status, {
+    look: { ...(options.look ?? {}), ...(job.look ?? {}) },
+    frames: pick("frames"),
+    width: pick("width"),
+    height: pick("height"),
+    scale: pick("scale"),
+    variant: pick("variant"),
+  });
+  return { format, status, input };
 }
 
 /** Where the countdown stands at `now`; a deadline or start the timer cannot use is an error. */

@@ -1,6 +1,7 @@
 import { timerData } from "@tminus/core";
-import type { DueTimeRule, NewWebhookEvent, WebhookWorkerStore } from "@tminus/store";
+import type { DueTimeRule, NewWebhookEvent } from "@tminus/store";
 import { uuidv7 } from "@tminus/store";
+import { type DuePass, duePass, type PassContext } from "./due-rounds";
 import { eventPayload } from "./events";
 import { instantsBetween, nextInstant, type TimeInstant } from "./time-events";
 
@@ -15,34 +16,16 @@ const BATCH = 100;
  * service was down (missed instants fire on the first pass after a restart). Returns how many
  * events it enqueued.
  */
-export async function runSchedulerPass(
-  store: WebhookWorkerStore,
-  now: number,
-  baseUrl: string | null,
-): Promise<number> {
-  let fired = 0;
-  // Bounded: a rule that stays due (another worker keeps winning it) cannot spin forever.
-  for (let round = 0; round < 10; round++) {
-    const due = await store.listDueTimeRules({ now, limit: BATCH });
-    let advanced = 0;
-    for (const item of due) {
-      const result = await advance(store, item, now, baseUrl);
-      if (result !== null) {
-        advanced++;
-        fired += result;
-      }
-    }
-    if (due.length < BATCH || advanced === 0) break;
-  }
-  return fired;
-}
+export const runSchedulerPass: DuePass = duePass(
+  (store, now, limit) => store.listDueTimeRules({ now, limit }),
+  advance,
+  BATCH,
+);
 
 /** Fires one rule's due instants; null when the computation turned out stale. */
 async function advance(
-  store: WebhookWorkerStore,
   due: DueTimeRule,
-  now: number,
-  baseUrl: string | null,
+  { store, now, baseUrl }: PassContext,
 ): Promise<number | null> {
   const { rule, timer } = due;
   const base = {

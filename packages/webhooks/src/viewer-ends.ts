@@ -1,5 +1,6 @@
 import { computeStatus, timerData, type ViewerContext } from "@tminus/core";
-import type { DueViewerEnd, TimerRecord, WebhookWorkerStore } from "@tminus/store";
+import type { DueViewerEnd, TimerRecord } from "@tminus/store";
+import { type DuePass, duePass, type PassContext } from "./due-rounds";
 import { viewerEvent } from "./events";
 
 /** Tracked viewers looked at per store round trip. */
@@ -26,32 +27,15 @@ export function viewerEndAt(timer: TimerRecord, viewer: ViewerContext, now: numb
  * each check by compare-and-set, so a viewer's end fires once however many workers run.
  * Returns how many events it enqueued.
  */
-export async function runViewerEndPass(
-  store: WebhookWorkerStore,
-  now: number,
-  baseUrl: string | null,
-): Promise<number> {
-  let fired = 0;
-  for (let round = 0; round < 10; round++) {
-    const due = await store.listDueViewerEnds({ now, limit: BATCH });
-    let advanced = 0;
-    for (const item of due) {
-      const result = await advance(store, item, now, baseUrl);
-      if (result !== null) {
-        advanced++;
-        fired += result;
-      }
-    }
-    if (due.length < BATCH || advanced === 0) break;
-  }
-  return fired;
-}
+export const runViewerEndPass: DuePass = duePass(
+  (store, now, limit) => store.listDueViewerEnds({ now, limit }),
+  advance,
+  BATCH,
+);
 
 async function advance(
-  store: WebhookWorkerStore,
   due: DueViewerEnd,
-  now: number,
-  baseUrl: string | null,
+  { store, now, baseUrl }: PassContext,
 ): Promise<number | null> {
   const base = {
     timer_id: due.timer_id,

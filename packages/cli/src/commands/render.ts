@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { computeStatus, emptyClock } from "@tminus/core";
+import { computeStatus, emptyClock, imageInputOf } from "@tminus/core";
 import { createImageRenderer, RenderError } from "@tminus/render";
 import type { Command } from "commander";
 import { makeFolder } from "../created";
@@ -29,17 +29,13 @@ async function renderOne(opts: RenderOptions): Promise<void> {
   // a personalized one its fallback deadline.
   const status = computeStatus({ definition, clock: { ...emptyClock(), published_at: now } }, now);
   const images = createImageRenderer({ maxLooks: 1 });
-  const input = {
-    remainingSeconds: status.remaining.total_seconds,
-    running: status.state === "running",
-    look: definition.look,
-    ended: definition.ended,
+  const input = imageInputOf(definition, status, {
     frames: intOption(opts.frames, "--frames"),
     scale: intOption(opts.scale, "--scale") as 1 | 2,
     variant: opts.variant as "light" | "dark",
     width: intOption(opts.width, "--width"),
     height: intOption(opts.height, "--height"),
-  };
+  });
   let bytes: Uint8Array;
   try {
     bytes = format === "png" ? await images.png(input) : await images.gif(input);

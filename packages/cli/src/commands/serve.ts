@@ -1,14 +1,8 @@
 import type { Command } from "commander";
-import {
-  createCliLogger,
-  LOG_FORMAT_HELP,
-  LOG_LEVEL_HELP,
-  logDatabaseReady,
-  parseLogFormat,
-  parseLogLevel,
-} from "../logging";
-import { CliError, DB_OPTION_HELP, loadConfig, openStore, parsePoolSize } from "../options";
+import { LOG_FORMAT_HELP, LOG_LEVEL_HELP, logDatabaseReady } from "../logging";
+import { CliError, DB_OPTION_HELP } from "../options";
 import { startServer } from "../server";
+import { startProcess } from "./process-start";
 
 /** Where `tminus serve` listens unless `--port` (or PORT) and `--host` say otherwise. */
 export const DEFAULT_PORT = 8787;
@@ -87,18 +81,11 @@ export function registerServe(program: Command): void {
       const metricsPort =
         opts.metricsPort === undefined ? undefined : parsePort(opts.metricsPort, "--metrics-port");
       const shutdownDelayMs = parseShutdownDelay(opts.shutdownDelay);
-      const { logger, flush } = await createCliLogger(
-        parseLogFormat(opts.logFormat),
-        parseLogLevel(opts.logLevel),
-      );
-      const poolSize = parsePoolSize(opts.poolSize);
       // Without --base-url or a configured base_url, absolute URLs follow each request's Host.
-      const config = loadConfig(opts.config, { base_url: opts.baseUrl ?? undefined });
-      const { store, path, applied } = await openStore(opts.db, {
-        migrate: opts.migrate,
-        poolSize,
-        role: opts.worker ? "tminus serve" : "tminus serve --no-worker",
-      });
+      const { logger, flush, config, store, path, applied } = await startProcess(
+        opts,
+        opts.worker ? "tminus serve" : "tminus serve --no-worker",
+      );
       const running = await startServer({
         store,
         config,

@@ -1,16 +1,10 @@
 import { createMetrics } from "@tminus/http";
 import type { Command } from "commander";
-import {
-  createCliLogger,
-  LOG_FORMAT_HELP,
-  LOG_LEVEL_HELP,
-  logDatabaseReady,
-  parseLogFormat,
-  parseLogLevel,
-} from "../logging";
+import { LOG_FORMAT_HELP, LOG_LEVEL_HELP, logDatabaseReady } from "../logging";
 import { startMetricsServer } from "../metrics-server";
-import { CliError, DB_OPTION_HELP, loadConfig, openStore, parsePoolSize } from "../options";
+import { CliError, DB_OPTION_HELP } from "../options";
 import { startWorker } from "../worker";
+import { startProcess } from "./process-start";
 import { parsePort, stopOnSignals } from "./serve";
 
 /** `tminus worker`: webhook deliveries and the retention purge, no HTTP. */
@@ -35,17 +29,10 @@ export function registerWorker(program: Command): void {
     .action(async (opts) => {
       const metricsPort =
         opts.metricsPort === undefined ? undefined : parsePort(opts.metricsPort, "--metrics-port");
-      const { logger, flush } = await createCliLogger(
-        parseLogFormat(opts.logFormat),
-        parseLogLevel(opts.logLevel),
+      const { logger, flush, config, store, path, applied } = await startProcess(
+        opts,
+        "tminus worker",
       );
-      const poolSize = parsePoolSize(opts.poolSize);
-      const config = loadConfig(opts.config, { base_url: opts.baseUrl ?? undefined });
-      const { store, path, applied } = await openStore(opts.db, {
-        migrate: opts.migrate,
-        poolSize,
-        role: "tminus worker",
-      });
       // Pending migrations were applied (or, with --no-migrate, the schema checked) by now.
       logDatabaseReady(logger, { path, kind: store.kind, migrate: opts.migrate, applied });
       const metrics = metricsPort === undefined ? undefined : createMetrics();

@@ -7,7 +7,7 @@
 // offset twice within 48 hours (see resolve.ts), so a day holds at most one
 // transition. The cache is bounded; it only ever holds facts of the tz database.
 
-import { IANAZone } from "luxon";
+import { intlOffsetMs } from "../time/intl-offset";
 import { DAY_MS, floorDiv } from "./_local";
 
 interface DayEntry {
@@ -20,7 +20,7 @@ interface DayEntry {
 }
 
 interface ZoneCache {
-  zone: IANAZone;
+  zone: string;
   days: Map<number, DayEntry>;
 }
 
@@ -32,19 +32,18 @@ function zoneCache(name: string): ZoneCache {
   let cache = zones.get(name);
   // Stryker disable next-line ConditionalExpression: equivalent, a fresh zone cache answers alike and only costs lookups.
   if (cache === undefined) {
-    const zone = IANAZone.create(name);
-    if (!zone.isValid) throw new RangeError(`Unknown IANA time zone: ${JSON.stringify(name)}`);
+    intlOffsetMs(name, 0); // throws a RangeError for an unknown zone
     // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, when the cache is emptied only changes what a lookup costs.
     if (zones.size >= MAX_ZONES) zones.clear();
-    cache = { zone, days: new Map() };
+    cache = { zone: name, days: new Map() };
     zones.set(name, cache);
   }
   return cache;
 }
 
-/** Uncached offset in whole milliseconds (luxon reports minutes, fractional for LMT). */
-function rawOffset(zone: IANAZone, instant: number): number {
-  return Math.round(zone.offset(instant) * 60_000);
+/** Uncached offset in whole milliseconds (whole seconds for LMT). */
+function rawOffset(zone: string, instant: number): number {
+  return intlOffsetMs(zone, instant);
 }
 
 function dayEntry(cache: ZoneCache, day: number): DayEntry {

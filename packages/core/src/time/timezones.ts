@@ -1,4 +1,4 @@
-import { IANAZone } from "luxon";
+import { intlOffsetMs } from "./intl-offset";
 import { TZDB_VERSION, ZONE_NAMES } from "./zones.generated";
 
 export { TZDB_VERSION };
@@ -40,17 +40,17 @@ const SAMPLES = Math.ceil(HORIZON_MS / SAMPLE_STEP_MS);
 
 /**
  * The zone's offset at `now` and whether it observes DST, meaning its offset
- * changes within the 12 months after `now`. ICU (via luxon) does the offset math.
+ * changes within the 12 months after `now`. The runtime's Intl (ICU) does the offset math.
  * Throws a RangeError for a name that {@link isCanonicalTimeZone} rejects.
  */
 export function describeTimeZone(name: string, now: number): TimeZoneDescription {
   if (!isCanonicalTimeZone(name)) throw new RangeError(`not a canonical time zone: ${name}`);
-  const zone = IANAZone.create(name);
-  const minutes = zone.offset(now);
+  const offsetMinutes = (at: number) => intlOffsetMs(name, at) / 60_000;
+  const minutes = offsetMinutes(now);
   let observesDst = false;
   // The last sample is the horizon itself, so a change in its final days counts.
   for (let i = 1; i <= SAMPLES && !observesDst; i++) {
-    observesDst = zone.offset(now + Math.min(i * SAMPLE_STEP_MS, HORIZON_MS)) !== minutes;
+    observesDst = offsetMinutes(now + Math.min(i * SAMPLE_STEP_MS, HORIZON_MS)) !== minutes;
   }
   return {
     id: name,

@@ -6,7 +6,7 @@ import { type CookieScope, FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } 
 import { CSRF_FIELD, csrfAllowed, csrfTokenFor } from "../csrf";
 import type { DashboardDeps } from "../deps";
 import { html } from "../html";
-import { plainPage } from "../layout";
+import { plainPage, plainResponse } from "../layout";
 import { htmlResponse, redirect } from "../responses";
 import {
   hashPassword,
@@ -75,13 +75,11 @@ function passwordPage(
 }
 
 function linkGone(place: DashboardPlace): ApiResponse {
-  return htmlResponse(
+  return plainResponse(
     410,
-    plainPage({
-      assets: `${place.path}/assets`,
-      title: "This link no longer works",
-      content: html`<p>Set-password links work once and expire. Ask an owner of your account for a new one (Members page), or an operator (<code>tminus users link</code>).</p><p><a href="${place.path}/sign-in">Sign in</a></p>`,
-    }),
+    place,
+    "This link no longer works",
+    html`<p>Set-password links work once and expire. Ask an owner of your account for a new one (Members page), or an operator (<code>tminus users link</code>).</p><p><a href="${place.path}/sign-in">Sign in</a></p>`,
   );
 }
 

@@ -1,5 +1,6 @@
 import {
   computeStatus,
+  imageInputOf,
   type PublicUrls,
   type TimerDefinition,
   type TimerStatusResult,
@@ -14,7 +15,7 @@ import { csrfField, page } from "../layout";
 import { pngSize, sampleViewer } from "../preview";
 import { htmlResponse, jsonResponse } from "../responses";
 import { defaultAlt } from "../share-options";
-import { shareSnippets } from "../snippets";
+import { personalOf, shareSnippets } from "../snippets";
 import { TYPE_NAMES, typeName } from "../words";
 import { zoneTime } from "../zone-time";
 import { noticeOf } from "./route";
@@ -101,7 +102,7 @@ const SIZES_KEPT = 256;
 const sizes = new Map<string, Promise<{ width: number; height: number }>>();
 
 /** The width and height of a timer's 600 px email image, as the share panel's snippet says. */
-function emailImageSize(definition: TimerDefinition, deps: DashboardDeps) {
+export function emailImageSize(definition: TimerDefinition, deps: DashboardDeps) {
   const key = JSON.stringify([definition.look, definition.ended]);
   let size = sizes.get(key);
   if (!size) {
@@ -130,13 +131,7 @@ async function emailSnippet(
   if (t.status !== "published" || !t.urls || !at) return null;
   const { definition } = at;
   const size = await emailImageSize(definition, deps);
-  const personal =
-    definition.type === "personalized"
-      ? {
-          source: definition.personalization.source,
-          signed: definition.personalization.require_signature,
-        }
-      : undefined;
+  const personal = personalOf(definition);
   const [first] = shareSnippets({ ...t, urls: t.urls, ...size, alt: defaultAlt(at), personal });
   return first?.code ?? null;
 }
@@ -214,13 +209,10 @@ export async function thumbnail(
 ): Promise<ApiResponse> {
   const at = await timerNow(ctx, id);
   if (!at) return jsonResponse(404, { message: "No such timer." });
-  const bytes = await deps.renderImage("png", {
-    remainingSeconds: at.status.remaining.total_seconds,
-    running: !at.paused && !at.status.ended,
-    look: at.definition.look,
-    ended: at.definition.ended,
-    width: THUMBNAIL_WIDTH,
-  });
+  const bytes = await deps.renderImage(
+    "png",
+    imageInputOf(at.definition, at.status, { width: THUMBNAIL_WIDTH }),
+  );
   return {
     status: 200,
     headers: { "content-type": "image/png", "cache-control": "private, no-store" },

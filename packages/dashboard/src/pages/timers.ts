@@ -9,11 +9,11 @@ import { html, type SafeHtml } from "../html";
 import { keepUnshown } from "../keep-unshown";
 import { csrfField, page } from "../layout";
 import { lookPreset, withPreset } from "../look-presets";
-import { pngSize, previewImage } from "../preview";
+import { previewImage } from "../preview";
 import { htmlResponse, redirect } from "../responses";
 import { LOOK_NAME_MAX, lookOf, savedLooks, withSavedLook } from "../saved-looks";
 import { defaultAlt, shareOptionsOf } from "../share-options";
-import { shareSnippets } from "../snippets";
+import { personalOf, shareSnippets } from "../snippets";
 import {
   defaultFormValues,
   formValuesOf,
@@ -28,7 +28,7 @@ import { lookPicker } from "./look-picker";
 import { noticeOf, type PageRoute } from "./route";
 import { sharePanel } from "./share-panel";
 import { signedLinksPanel } from "./signed-links";
-import { endsCell, listPage, thumbnail, timerNow } from "./timer-list";
+import { emailImageSize, endsCell, listPage, thumbnail, timerNow } from "./timer-list";
 import { timerRulesSection } from "./webhooks";
 
 interface TimerView {
@@ -169,20 +169,8 @@ ${live ? actionForm("archive", "Archive") : ""}${view.status === "archived" ? ac
 ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}" for good? Emails showing it will show "not available".` })}</div>`;
   let sharing = html``;
   if (view.status === "published" && view.urls) {
-    const png = await deps.renderImage("png", {
-      remainingSeconds: 0,
-      look: definition.look,
-      ended: definition.ended,
-      width: 600,
-    });
-    const size = pngSize(png);
-    const personal =
-      definition.type === "personalized"
-        ? {
-            source: definition.personalization.source,
-            signed: definition.personalization.require_signature,
-          }
-        : undefined;
+    const size = await emailImageSize(definition, deps);
+    const personal = personalOf(definition);
     const share = shareOptionsOf(ctx.req.query, size.width);
     const alt = defaultAlt(await timerNow(ctx, id));
     const snippets = shareSnippets({

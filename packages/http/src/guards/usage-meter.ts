@@ -1,4 +1,5 @@
 import type { Environment, Store, UsageIncrement } from "@tminus/store";
+import { createBatchWriter } from "../batch-writer";
 
 /** Counts `api_requests` in memory and adds them to the store in batches. */
 export interface UsageMeter {
@@ -22,24 +23,16 @@ export function createUsageMeter(
   let pending = new Map<string, UsageIncrement>();
   // An entry of `pending`, the one the last count went to.
   let lastCounted: UsageIncrement | null = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const writing = new Set<Promise<void>>();
-
-  const write = (): Promise<void> => {
-    if (timer) clearTimeout(timer);
-    timer = null;
+  const batches = createBatchWriter(() => {
     const batch = [...pending.values()];
     pending = new Map();
     lastCounted = null;
-    if (batch.length === 0) return Promise.resolve();
-    const done = store.addUsage(batch).then(
+    if (batch.length === 0) return null;
+    return store.addUsage(batch).then(
       () => {},
       (error: unknown) => onError(error, "usage"),
     );
-    writing.add(done);
-    void done.finally(() => writing.delete(done));
-    return done;
-  };
+  }, intervalMs);
 
   return {
     count(account_id, environment, cycle_id) {
@@ -62,16 +55,8 @@ export function createUsageMeter(
         }
         lastCounted = seen;
       }
-      if (!timer) {
-        timer = setTimeout(write, intervalMs);
-        // Shutdown flushes explicitly; an idle timer must not keep the process alive.
-        timer.unref?.();
-      }
+      batches.added();
     },
-    async flush() {
-      const inFlight = [...writing];
-      await write();
-      await Promise.all(inFlight);
-    },
+    flush: batches.flush,
   };
 }

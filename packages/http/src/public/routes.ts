@@ -3,6 +3,7 @@ import {
   computeStatus,
   EMBED_SCRIPT_PATH,
   IMAGE_SIZE,
+  imageInputOf,
   inViewerTimezone,
   PUBLIC_PREFIX,
   publicUrls,
@@ -19,6 +20,7 @@ import type { RenderFigures } from "../observability/metrics";
 import { clientAddress } from "../transport/base-url";
 import type { ApiRequest, ApiResponse } from "../transport/exchange";
 import { clientFamily } from "./client-family";
+import { countdownJson, countdownJsonNotAvailable } from "./countdown-json";
 import { clickTarget, endedImageRedirect, hostedPageFor, redirectTo } from "./go";
 import { createImageCache } from "./image-cache";
 import { createImageRenderer, isQueueFull } from "./image-renderer";
@@ -40,13 +42,14 @@ const FONT_CACHE_CONTROL = "public, max-age=31536000, immutable";
 const SHARE_IMAGE_WIDTH = 1200;
 const UNAVAILABLE_TEXT = "This countdown is not available";
 
-type Kind = "page" | "embed" | "gif" | "png" | "go";
+type Kind = "page" | "embed" | "gif" | "png" | "go" | "json";
 const KINDS: Record<string, Kind> = {
   "": "page",
   "/embed": "embed",
   "/countdown.gif": "gif",
   "/countdown.png": "png",
   "/go": "go",
+  "/countdown.json": "json",
 };
 
 /** Image options a public URL may carry; anything else in the query is ignored (utm_* etc.). */
@@ -119,6 +122,7 @@ export function createPublicRoutes(deps: {
   };
 
   async function notShown(kind: Kind, status: number): Promise<ApiResponse> {
+    if (kind === "json") return countdownJsonNotAvailable(status);
     if (kind === "gif" || kind === "png") {
       let images: { gif: Uint8Array; png: Uint8Array } | null = null;
       try {
@@ -173,16 +177,15 @@ export function createPublicRoutes(deps: {
         key,
         family,
         () =>
-          renderer.render(kind, {
-            remainingSeconds: remaining,
-            running,
-            look: definition.look,
-            ended: definition.ended,
-            width: options.width,
-            scale: options.scale,
-            variant: options.variant,
-            ...(kind === "gif" ? { frames: options.frames } : {}),
-          }),
+          renderer.render(
+            kind,
+            imageInputOf(definition, status, {
+              width: options.width,
+              scale: options.scale,
+              variant: options.variant,
+              frames: kind === "gif" ? options.frames : undefined,
+            }),
+          ),
         now,
       );
       return binary(200, kind, bytes);
@@ -331,10 +334,20 @@ export function createPublicRoutes(deps: {
       return redirectTo(clickTarget(shown, status, hosted));
     }
     const response =
-      kind === "gif" || kind === "png"
-        ? (endedImageRedirect(definition, status) ??
-          (await image(kind, timer, status, options!, now)))
-        : await page(kind, timer, status, now, baseUrl);
+      kind === "json"
+        ? countdownJson({
+            definition: shown,
+            clock,
+            viewer,
+            status,
+            ended: definition.ended,
+            now,
+            urls: publicUrls(baseUrl, timer.id),
+          })
+        : kind === "gif" || kind === "png"
+          ? (endedImageRedirect(definition, status) ??
+            (await image(kind, timer, status, options!, now)))
+          : await page(kind, timer, status, now, baseUrl);
     if (setCookie) response.headers["set-cookie"] = setCookie;
     if (zoned && !zoned.applied) response.headers["x-tminus-timezone-ignored"] = zoned.reason;
     if (preview) {
@@ -350,7 +363,8 @@ export function createPublicRoutes(deps: {
         const userAgent = req.header("user-agent");
         views.count({
           timer,
-          kind,
+          // The element's one request is a view of the timer in a page, like the embed's.
+          kind: kind === "json" ? "embed" : kind,
           client: clientFamily(userAgent, kind === "gif" || kind === "png"),
           viewer: viewerIdentity(
             recipient,

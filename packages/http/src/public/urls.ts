@@ -16,6 +16,7 @@ const TIMER_TEMPLATES: Record<string, string> = {
   "/embed": `${PUBLIC_PREFIX}{timer_id}/embed`,
   "/countdown.gif": `${PUBLIC_PREFIX}{timer_id}/countdown.gif`,
   "/countdown.png": `${PUBLIC_PREFIX}{timer_id}/countdown.png`,
+  "/countdown.json": `${PUBLIC_PREFIX}{timer_id}/countdown.json`,
 };
 const FONT_TEMPLATE = `${FONTS_PREFIX}{file}`;
 const OTHER_TEMPLATE = `${PUBLIC_PREFIX}{other}`;

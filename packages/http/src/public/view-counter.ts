@@ -7,6 +7,7 @@ import type {
   Store,
   TimerRecord,
 } from "@tminus/store";
+import { createBatchWriter } from "../batch-writer";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -54,8 +55,6 @@ export function createViewCounter(
 ): ViewCounter {
   let counts = new Map<string, RenderViewCount>();
   let marks = new Map<string, CountedView & { day: number; hours: number }>();
-  let scheduled: ReturnType<typeof setTimeout> | null = null;
-  const writing = new Set<Promise<void>>();
   const written = new Map<string, number>();
   const salts = new Map<number, Promise<string>>();
 
@@ -105,21 +104,14 @@ export function createViewCounter(
     for (const [key, hours] of remember) written.set(key, hours);
   };
 
-  const write = (): Promise<void> => {
-    if (scheduled) clearTimeout(scheduled);
-    scheduled = null;
-    if (counts.size === 0 && marks.size === 0) return Promise.resolve();
+  const batches = createBatchWriter(() => {
+    if (counts.size === 0 && marks.size === 0) return null;
     const batchCounts = [...counts.values()];
     const batchMarks = [...marks.values()];
     counts = new Map();
     marks = new Map();
-    const done = send(batchCounts, batchMarks).catch((error: unknown) =>
-      onError(error, "analytics"),
-    );
-    writing.add(done);
-    void done.finally(() => writing.delete(done));
-    return done;
-  };
+    return send(batchCounts, batchMarks).catch((error: unknown) => onError(error, "analytics"));
+  }, intervalMs);
 
   return {
     count(view) {
@@ -145,18 +137,9 @@ export function createViewCounter(
       const mark = marks.get(markKey);
       if (mark) mark.hours |= bit;
       else marks.set(markKey, { ...view, day, hours: bit });
-      if (counts.size + marks.size >= BATCH_MAX) void write();
-      else if (!scheduled) {
-        scheduled = setTimeout(write, intervalMs);
-        // Shutdown flushes explicitly; an idle timer must not keep the process alive.
-        scheduled.unref?.();
-      }
+      batches.added(counts.size + marks.size >= BATCH_MAX);
     },
-    async flush() {
-      const inFlight = [...writing];
-      await write();
-      await Promise.all(inFlight);
-    },
+    flush: batches.flush,
   };
 }
 

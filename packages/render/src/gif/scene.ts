@@ -55,18 +55,10 @@ export interface CellSpec {
 }
 
 /** Sizes and boxes of a look at a canvas size; fonts scale with `digitPx`. */
-export function sceneSpec(options: {
-  width: number;
-  height: number;
-  scale: 1 | 2;
-  colors: VariantColors;
-  transparent: boolean;
-  panel: "rounded" | "plain";
-  fonts: FontStack;
-  digitPx: number;
-  nominalPx: number;
-  endedPx: number;
-}): SceneSpec {
+export function sceneSpec(
+  // Everything but what is worked out here.
+  options: Omit<SceneSpec, "labelPx" | "cellPad" | "border" | "radius" | "content">,
+): SceneSpec {
   const { width, height, scale, panel, digitPx, nominalPx } = options;
   const border = panel === "rounded" ? 2 * scale : 0;
   const radius = panel === "rounded" ? Math.min(12 * scale, Math.floor(height / 2)) : 0;

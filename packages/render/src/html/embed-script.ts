@@ -1,5 +1,6 @@
 // The script a shop page includes to show an embed where it put a `<div>`.
 import { PUBLIC_PREFIX } from "@tminus/core";
+import { COUNTDOWN_ELEMENT_SCRIPT } from "./countdown-element.generated";
 
 /** Options of {@link renderEmbedScript}. */
 export interface EmbedScriptOptions {
@@ -16,6 +17,8 @@ export interface EmbedScriptOptions {
  * A small script that replaces each `<div data-tminus-timer="EMBED_URL">` with
  * an iframe of that URL (the div's own content is the fallback without
  * JavaScript, e.g. the GIF), and sizes the iframe to the height the embed reports.
+ * It also defines `<tminus-countdown src=".../t/ID/countdown.json">`, a countdown drawn in the
+ * page itself from one request (element/countdown-element.ts), under the same origin rule.
  * @example
  * // <div data-tminus-timer="https://timers.example.com/t/tmr_123/embed"><img src=".../t/tmr_123.gif" alt=""></div>
  * // <script async src="https://timers.example.com/embed.js"></script>
@@ -75,5 +78,8 @@ export function renderEmbedScript(options: EmbedScriptOptions = {}): string {
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", scan);
   else scan();
 })();
+(function (TMINUS_BASE) {
+${COUNTDOWN_ELEMENT_SCRIPT}
+})(${JSON.stringify(base)});
 `;
 }

@@ -1,17 +1,7 @@
-// Every user-supplied string reaches HTML through one of these two functions.
+// Every user-supplied string reaches HTML through escapeHtml (core's, shared with the
+// dashboard) or jsonForScript.
 
-const ENTITIES: Readonly<Record<string, string>> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-/** Escapes text for HTML element content and quoted attribute values alike. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
-}
+export { escapeHtml } from "@tminus/core";
 
 /**
  * JSON for a `<script type="application/json">` block. `<` is escaped so no

@@ -1,0 +1,33 @@
+import { createCliLogger, parseLogFormat, parseLogLevel } from "../logging";
+import { loadConfig, openStore, parsePoolSize } from "../options";
+
+/** The flags every long-running command (`serve`, `worker`) takes, as commander hands them over. */
+export interface ProcessFlags {
+  db?: string;
+  config?: string;
+  baseUrl?: string | null;
+  migrate: boolean;
+  poolSize?: string;
+  logFormat?: string;
+  logLevel: string;
+}
+
+/**
+ * What `serve` and `worker` start from, in the same order so they fail alike: the logger, the
+ * config (with `--base-url` over its `base_url`) and the store, migrated unless `--no-migrate`.
+ * `role` names the process to PostgreSQL (`application_name`).
+ */
+export async function startProcess(opts: ProcessFlags, role: string) {
+  const { logger, flush } = await createCliLogger(
+    parseLogFormat(opts.logFormat),
+    parseLogLevel(opts.logLevel),
+  );
+  const poolSize = parsePoolSize(opts.poolSize);
+  const config = loadConfig(opts.config, { base_url: opts.baseUrl ?? undefined });
+  const { store, path, applied } = await openStore(opts.db, {
+    migrate: opts.migrate,
+    poolSize,
+    role,
+  });
+  return { logger, flush, config, store, path, applied };
+}

@@ -1,0 +1,54 @@
+// The request log, the usage meter and the public view counter all collect in memory and
+// write behind the responses, in batches. When a batch leaves and how a flush waits for it
+// is the same for the three, so it is written once, here.
+
+/** When collected items are written: on a timer, when a batch is full, and on flush. */
+export interface BatchWriter {
+  /** Something was collected: written at once when `full`, else within the interval. */
+  added(full?: boolean): void;
+  /**
+   * Resolves once everything collected before the call is stored (or its write failed),
+   * including batches already on their way to the store.
+   */
+  flush(): Promise<void>;
+}
+
+/**
+ * Schedules `writeBatch`, which takes what is pending and stores it: a promise that never
+ * rejects (it reports its own failures), or null when nothing was pending. The timer is
+ * unref'd: shutdown flushes explicitly, and an idle timer must not keep the process alive.
+ */
+export function createBatchWriter(
+  writeBatch: () => Promise<void> | null,
+  intervalMs: number,
+): BatchWriter {
+  let scheduled: ReturnType<typeof setTimeout> | null = null;
+  // Batches handed to the store and not yet committed. `scheduled` is cleared when a batch
+  // leaves, so without this set a flush during a slow commit would return early.
+  const writing = new Set<Promise<void>>();
+
+  const write = (): Promise<void> => {
+    if (scheduled) clearTimeout(scheduled);
+    scheduled = null;
+    const done = writeBatch();
+    if (done === null) return Promise.resolve();
+    writing.add(done);
+    void done.finally(() => writing.delete(done));
+    return done;
+  };
+
+  return {
+    added(full = false) {
+      if (full) void write();
+      else if (!scheduled) {
+        scheduled = setTimeout(write, intervalMs);
+        scheduled.unref?.();
+      }
+    },
+    async flush() {
+      const inFlight = [...writing];
+      await write();
+      await Promise.all(inFlight);
+    },
+  };
+}
