@@ -28,7 +28,19 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: "core", include: ["packages/core/test/**/*.test.ts"] } },
-      { extends: true, test: { name: "store", include: ["packages/store/test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "store",
+          include: ["packages/store/test/**/*.test.ts"],
+          exclude: ["packages/store/test/pglite.test.ts"],
+        },
+      },
+      // The PostgreSQL adapter on PGlite (Postgres in WebAssembly, in-process): no server needed.
+      {
+        extends: true,
+        test: { name: "store-pglite", include: ["packages/store/test/pglite.test.ts"] },
+      },
       { extends: true, test: { name: "http", include: ["packages/http/test/**/*.test.ts"] } },
       {
         extends: true,

@@ -69,6 +69,7 @@ export {
   type RecurringTimerDefinition,
   recurrenceSchema,
   recurringTimerSchema,
+  START_ON,
   type TimerCreateInput,
   type TimerDefinition,
   timerCreateSchema,

@@ -109,6 +109,15 @@ describe("applyTimerPatch", () => {
     expect(patched(duration, { not_after: null })).not.toHaveProperty("not_after");
   });
 
+  it("sets a duration timer's start_on, and null resets it to first_open", () => {
+    const duration = define({ type: "duration", name: "Offer", duration_seconds: 60 });
+    const human = patched(duration, { start_on: "first_human_open" });
+    expect(human).toMatchObject({ start_on: "first_human_open" });
+    expect(patched(human, { start_on: null })).toMatchObject({ start_on: "first_open" });
+    expect(validateTimerPatch("duration", { start_on: "sometimes" }).ok).toBe(false);
+    expect(validateTimerPatch("fixed", { start_on: "first_open" }).ok).toBe(false);
+  });
+
   it("keeps what the client read and sent back unchanged", () => {
     expect(patched(fixed, fixed)).toEqual(fixed);
   });

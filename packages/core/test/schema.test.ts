@@ -60,6 +60,18 @@ describe("validateTimerCreate: valid bodies", () => {
     expect(value).toMatchObject({ duration_seconds: 3600, not_after: "2026-12-01T05:00:00.000Z" });
   });
 
+  it("gives a duration timer start_on first_open unless told first_human_open", () => {
+    expect(ok(duration)).toMatchObject({ start_on: "first_open" });
+    expect(ok({ ...duration, start_on: "first_human_open" })).toMatchObject({
+      start_on: "first_human_open",
+    });
+    expect(issues({ ...duration, start_on: "first_click" })[0]).toMatchObject({
+      field: "start_on",
+    });
+    // Only evergreen timers have a recipient's start to choose.
+    expect(issues({ ...fixed, start_on: "first_open" })[0]).toMatchObject({ field: "start_on" });
+  });
+
   it("normalizes a recurring timer's wall-clock times and fills its defaults", () => {
     const value = ok({
       ...recurring,

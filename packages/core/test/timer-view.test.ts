@@ -51,6 +51,7 @@ describe("timerView", () => {
       timezone: duration.timezone,
       deadline_at: null,
       duration_seconds: 3600,
+      start_on: "first_open",
       look: DEFAULT_LOOK,
       ended: duration.ended,
       metadata: {},
@@ -60,6 +61,13 @@ describe("timerView", () => {
       published_at: null,
       urls: null,
     });
+  });
+
+  it("shows a duration timer's start_on, and first_open for a row stored before it existed", () => {
+    const human = created({ ...duration, start_on: "first_human_open" });
+    expect(timerView(row(human))["start_on"]).toBe("first_human_open");
+    const { start_on: _omitted, ...older } = duration as TimerDefinition & { start_on?: string };
+    expect(timerView(row(older as TimerDefinition))["start_on"]).toBe("first_open");
   });
 
   it("shows public URLs only while published and a base URL is known", () => {

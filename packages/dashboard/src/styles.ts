@@ -88,9 +88,9 @@ svg.bars rect{fill:var(--accent)}
 figure{margin:0 0 1rem}figcaption{font-weight:600;margin-bottom:.5rem}
 .card h2,.panel h2,.panel h3{margin-top:0}
 .card p.n{color:var(--text)}
-svg.views-chart rect.unique{fill:var(--warn)}
+svg.views-chart rect.unique{fill:var(--warn)}svg.views-chart rect.machine{fill:var(--muted)}
 .legend{display:flex;flex-wrap:wrap;gap:.3rem .6rem;align-items:center;font-size:.85rem;margin:.3rem 0}
-.swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:3px;background:var(--accent)}.swatch.unique{background:var(--warn)}
+.swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:3px;background:var(--accent)}.swatch.unique{background:var(--warn)}.swatch.machine{background:var(--muted)}.legend .key{display:inline-flex;gap:.3rem;align-items:center;white-space:nowrap}
 tbody th{color:var(--text);font-size:.95rem;white-space:normal}
 ul.looks{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.6rem}
 ul.looks li{display:flex;flex-direction:column;gap:.3rem}ul.looks li form button{margin:0}ul.looks+h3{margin-top:1rem}

@@ -11,6 +11,8 @@ export interface ChartDay {
   label: string;
   views: number;
   unique: number;
+  /** The part of `views` that image proxies and privacy prefetches fetched. */
+  machine?: number;
 }
 
 /** Units across one day in the SVG's coordinates (its height is 100). */
@@ -18,7 +20,8 @@ const DAY_WIDTH = 10;
 
 /**
  * Views (accent colour) and unique viewers (second colour) per day, scaled to the busiest
- * day. `titleId` names the chart (aria-labelledby); the caption says what it shows.
+ * day; the top of each views bar (grey) is the part fetched by image proxies and privacy
+ * prefetches. `titleId` names the chart (aria-labelledby); the caption says what it shows.
  */
 export function viewsChart(days: readonly ChartDay[], titleId: string, title: string): SafeHtml {
   const max = Math.max(1, ...days.map((d) => d.views));
@@ -26,13 +29,21 @@ export function viewsChart(days: readonly ChartDay[], titleId: string, title: st
     const h = (n / max) * 100;
     return html`<rect class="${kind}" x="${(i * DAY_WIDTH + offset).toFixed(2)}" y="${(100 - h).toFixed(2)}" width="4" height="${h.toFixed(2)}"><title>${day}: ${n} ${what}</title></rect>`;
   };
+  // Drawn over the top of the views bar: the rest of the bar is the readers' own clients.
+  const machine = (i: number, d: ChartDay) => {
+    const n = d.machine ?? 0;
+    if (n === 0) return "";
+    const top = 100 - (d.views / max) * 100;
+    return html`<rect class="machine" x="${(i * DAY_WIDTH + 1).toFixed(2)}" y="${top.toFixed(2)}" width="4" height="${((n / max) * 100).toFixed(2)}"><title>${d.label}: ${n} of the views through image proxies and privacy prefetches</title></rect>`;
+  };
   const bars = days.map((d, i) => [
     bar("views", i, 1, d.views, d.views === 1 ? "view" : "views", d.label),
+    machine(i, d),
     bar("unique", i, 5, d.unique, d.unique === 1 ? "unique viewer" : "unique viewers", d.label),
   ]);
   const first = days[0]?.label ?? "";
   const last = days.at(-1)?.label ?? "";
   return html`<svg class="bars views-chart" viewBox="0 0 ${days.length * DAY_WIDTH} 100" preserveAspectRatio="none" role="img" aria-labelledby="${titleId} ${titleId}-desc"><title id="${titleId}">${title}</title><desc id="${titleId}-desc">Bars per day from ${first} to ${last}, the busiest day ${max} views; the table below has every number.</desc>${bars}</svg>
 <div class="chart-labels" aria-hidden="true"><span>${first}</span><span>${last}</span></div>
-<p class="legend" aria-hidden="true"><span class="swatch views"></span> Views <span class="swatch unique"></span> Unique viewers</p>`;
+<p class="legend" aria-hidden="true"><span class="key"><span class="swatch views"></span> Views</span> <span class="key"><span class="swatch machine"></span> of them through proxies and prefetches</span> <span class="key"><span class="swatch unique"></span> Unique viewers</span></p>`;
 }

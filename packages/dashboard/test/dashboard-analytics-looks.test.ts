@@ -147,6 +147,11 @@ describe.skipIf(!chromiumAvailable)(
       expect(await bar("unique", 29)).toBe("80.00");
       expect(await bar("views", 27)).toBe("60.00");
       expect(await bar("views", 28)).toBe("0.00");
+      // The grey top of each views bar: proxies and prefetches. Thursday 4 of 5 (Apple's three
+      // prefetches and Gmail's proxy), Tuesday 2 of 3 (Gmail's proxy twice).
+      expect(await svg.locator("rect.machine").count()).toBe(2);
+      expect(await bar("machine", 0)).toBe("40.00");
+      expect(await bar("machine", 1)).toBe("80.00");
 
       // The table: the days with views, newest first, UTC days with their start in Berlin time.
       const rows = await page.$$eval("table[aria-labelledby=per-day] tbody tr", (trs) =>
@@ -158,14 +163,24 @@ describe.skipIf(!chromiumAvailable)(
       ]);
       expect(await page.textContent(".cards")).toContain("8");
 
+      // Who fetched the images: the readers' own apps (Outlook twice), proxies, prefetches.
+      expect(await page.textContent("#c-human + p.n")).toBe("2");
+      // A share table's rows: the name (without its hint), the views, the share.
+      const shares = (table: string) =>
+        page.$$eval(`table[aria-labelledby=${table}] tbody tr`, (trs) =>
+          trs.map((tr) => [
+            tr.querySelector("th")!.childNodes[0]!.textContent,
+            ...[...tr.querySelectorAll("td")].map((c) => c.textContent),
+          ]),
+        );
+      expect(await shares("sources")).toEqual([
+        ["Readers' own apps", "2", "25 %"],
+        ["Image proxies", "3", "37.5 %"],
+        ["Privacy prefetches", "3", "37.5 %"],
+      ]);
+
       // Email clients over the 30 days, with their share.
-      const clients = await page.$$eval("table[aria-labelledby=clients] tbody tr", (trs) =>
-        trs.map((tr) => [
-          tr.querySelector("th")!.childNodes[0]!.textContent,
-          ...[...tr.querySelectorAll("td")].map((c) => c.textContent),
-        ]),
-      );
-      expect(clients).toEqual([
+      expect(await shares("clients")).toEqual([
         ["Gmail", "3", "37.5 %"],
         ["Apple Mail", "3", "37.5 %"],
         ["Outlook", "2", "25 %"],

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { CursorCodec, CursorPosition } from "./cursor";
 import { validationError } from "./errors";
 import type { AuthContext } from "./guards/auth";
@@ -5,6 +6,24 @@ import type { AuthContext } from "./guards/auth";
 /** Limits of the specification's paging section. */
 export const PAGE_LIMIT_DEFAULT = 25;
 export const PAGE_LIMIT_MAX = 100;
+
+/** `limit` of a list: a plain integer from 1 to 100, rejected (not clamped) outside. */
+export const LIMIT_PARAMETER = z
+  .string()
+  .regex(/^\d{1,3}$/)
+  .transform(Number)
+  .pipe(z.int().min(1).max(PAGE_LIMIT_MAX))
+  .default(PAGE_LIMIT_DEFAULT)
+  .meta({
+    description: `Page size, ${1} to ${PAGE_LIMIT_MAX}. Values outside are rejected (\`validation_error\`), not clamped. May change between pages.`,
+  });
+
+/** `cursor` of a list: not empty; the codec refuses anything else it did not seal (cursor.ts). */
+export const CURSOR_PARAMETER = z.string().min(1).meta({
+  maxLength: 512,
+  description:
+    "Opaque `page.next_cursor` of the previous page; omit for the first. Bound to the query (filters, sort), account and environment that produced it, not to the key (another live key of the account continues it): used with any other query, account or environment, it is a `validation_error` naming `cursor`.",
+});
 
 /** `limit` and `cursor` of a list request, validated. */
 export interface PageParams {
@@ -40,17 +59,17 @@ export function readListQuery(
 }
 
 function parseLimit(raw: string | null): number {
-  if (raw === null) return PAGE_LIMIT_DEFAULT;
-  if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > PAGE_LIMIT_MAX) {
+  const limit = LIMIT_PARAMETER.safeParse(raw ?? undefined);
+  if (!limit.success) {
     throw validationError("limit", `limit must be an integer from 1 to ${PAGE_LIMIT_MAX}`);
   }
-  return Number(raw);
+  return limit.data;
 }
 
 function readCursor(raw: string | null): string | null {
   // Stryker disable next-line ConditionalExpression: equivalent, null falls through to `return raw`.
   if (raw === null) return null;
-  if (raw === "")
+  if (!CURSOR_PARAMETER.safeParse(raw).success)
     throw validationError("cursor", "cursor must not be empty; omit it for the first page");
   return raw;
 }

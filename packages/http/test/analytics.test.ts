@@ -69,6 +69,8 @@ for (const backend of ["sqlite", "postgres"] as const) {
           unique_viewers: number;
           by_kind: Record<string, number>;
           by_client: Record<string, number>;
+          by_source: Record<string, number>;
+          human_unique_viewers: number;
         }[];
         page: { has_more: boolean; next_cursor: string | null };
       };
@@ -106,10 +108,19 @@ for (const backend of ["sqlite", "postgres"] as const) {
         yahoo: 1,
         other: 2,
       });
+      // Gmail's and Yahoo's proxies, Apple's prefetch, and the rest: human opens. Without the
+      // proxies and the prefetch, Outlook and the browser's page and embed are left.
+      expect(hours.data.map((b) => [b.by_source, b.human_unique_viewers])).toEqual([
+        [{ human: 3, proxy: 5, prefetch: 1 }, 2],
+        [{ human: 1, proxy: 0, prefetch: 1 }, 1],
+      ]);
       const days = await analytics(key, `/api/v1/timers/${t.id}/analytics`);
       // alice (by recipient id) and the Gmail proxy (by address and agent) count once a day.
       expect(days.data.map((b) => [b.start, b.views, b.unique_viewers])).toEqual([
         ["2030-01-01T00:00:00.000Z", 11, 7],
+      ]);
+      expect(days.data.map((b) => [b.by_source, b.human_unique_viewers])).toEqual([
+        [{ human: 4, proxy: 5, prefetch: 2 }, 3],
       ]);
     });
 

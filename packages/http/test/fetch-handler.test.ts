@@ -74,6 +74,38 @@ describe("createHandler: (Request) => Promise<Response>", () => {
     expect((await big.json()).error.details.field).toBe("body");
   });
 
+  it("answers a revalidated email image 304 with no body (a Response refuses one)", async () => {
+    const created = await handler(
+      new Request("https://example.test/api/v1/timers", {
+        method: "POST",
+        headers: { ...auth(), "content-type": "application/json", "idempotency-key": "f3" },
+        body: JSON.stringify({ name: "Img", type: "fixed", deadline_at: "2031-05-01T10:00:00Z" }),
+      }),
+    );
+    const timer = (await created.json()).data;
+    const published = await handler(
+      new Request(`https://example.test/api/v1/timers/${timer.id}/publish`, {
+        method: "POST",
+        headers: { ...auth(), "if-match": timer.revision },
+      }),
+    );
+    expect(published.status).toBe(200);
+    const url = `https://example.test/t/${timer.id}/countdown.png?width=200`;
+    const first = await handler(new Request(url));
+    await first.arrayBuffer();
+    const etag = first.headers.get("etag");
+    expect(etag).not.toBeNull();
+    // Within the same second (the clock is real here, so retry across a second boundary).
+    let again = await handler(new Request(url, { headers: { "if-none-match": etag! } }));
+    if (again.status === 200) {
+      await again.arrayBuffer();
+      const tag = again.headers.get("etag")!;
+      again = await handler(new Request(url, { headers: { "if-none-match": tag } }));
+    }
+    expect(again.status).toBe(304);
+    expect(again.body).toBeNull();
+  });
+
   it("an unexpected fault is a 500 internal_error with the envelope and no stack", async () => {
     // A real fault: the database connection is gone under a live handler.
     const store = sqliteStore({ path: join(dir, "closed.sqlite") });

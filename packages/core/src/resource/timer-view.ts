@@ -65,6 +65,7 @@ export function timerView(row: TimerRow, baseUrl?: string): Record<string, unkno
   // Rows stored before the field existed read as its default.
   if (definition.type === "fixed" || definition.type === "recurring")
     specific["allow_viewer_timezone"] = definition.allow_viewer_timezone ?? false;
+  if (definition.type === "duration") specific["start_on"] = definition.start_on ?? "first_open";
   return {
     id: row.id,
     object: "timer",

@@ -17,6 +17,7 @@ import {
   nameField,
   personalizationSchema,
   recurrenceSchema,
+  startOnField,
   type TimerDefinition,
 } from "./timer";
 import { isPlainObject, notAnObject, validateTimerCreate } from "./validate";
@@ -49,6 +50,7 @@ export const timerPatchSchemas = {
     ...common("duration"),
     duration_seconds: seconds(1, MAX_DURATION_SECONDS).optional(),
     not_after: offsetDateTime().nullable().optional(),
+    start_on: startOnField().nullable().optional(),
   }),
   recurring: z.strictObject({
     ...common("recurring"),

@@ -172,6 +172,20 @@ export const fixedTimerSchema = z
     ],
   });
 
+/** What starts an evergreen recipient's countdown: `start_on` of duration timers. */
+export const START_ON = ["first_open", "first_human_open"] as const;
+
+/** `start_on` of duration timers. */
+export function startOnField() {
+  return z.enum(START_ON).meta({
+    description:
+      "What starts a recipient's countdown: `first_open` (default), the first request for " +
+      "their image, whoever makes it; `first_human_open`, the first one that is not a " +
+      "privacy prefetch (Apple Mail Privacy Protection fetches every image at delivery): a " +
+      "prefetch is shown the full duration and starts nothing. See docs/email.md.",
+  });
+}
+
 /** An evergreen timer: each viewer gets `duration_seconds` from their own start. */
 export const durationTimerSchema = z.strictObject({
   type: z.literal("duration"),
@@ -183,6 +197,7 @@ export const durationTimerSchema = z.strictObject({
   not_after: offsetDateTime()
     .optional()
     .meta({ description: "No viewer's countdown runs past this instant." }),
+  start_on: startOnField().default("first_open"),
 });
 
 /** A timer counting down to the next occurrence of a rule in an IANA time zone. */

@@ -1,5 +1,10 @@
 import { timerData } from "@tminus/core";
-import { CLIENT_FAMILIES, type ClientFamily } from "@tminus/store";
+import {
+  CLIENT_FAMILIES,
+  type ClientFamily,
+  REQUEST_SOURCES,
+  type RequestSource,
+} from "@tminus/store";
 import { dataOf, listOf } from "../api-call";
 import type { PageContext } from "../context";
 import { html } from "../html";
@@ -25,6 +30,7 @@ interface Bucket {
   views: number;
   unique_viewers: number;
   by_client: Record<ClientFamily, number>;
+  by_source: Record<RequestSource, number>;
 }
 
 /** Each email client family as a marketer knows it, with what it means (docs/analytics.md). */
@@ -40,6 +46,16 @@ const FAMILY_NAMES: Readonly<Record<ClientFamily, { name: string; hint: string }
   outlook: { name: "Outlook", hint: "desktop and mobile apps" },
   yahoo: { name: "Yahoo and AOL Mail", hint: "through Yahoo's image proxy" },
   other: { name: "Other", hint: "browsers (hosted page, embed, Outlook.com), other clients" },
+};
+
+/** Who fetched the images, as a marketer knows it (docs/analytics.md). */
+const SOURCE_NAMES: Readonly<Record<RequestSource, { name: string; hint: string }>> = {
+  human: { name: "Readers' own apps", hint: "the mail app or browser of the person reading" },
+  proxy: { name: "Image proxies", hint: "Gmail, Yahoo and others fetch for the reader who opens" },
+  prefetch: {
+    name: "Privacy prefetches",
+    hint: "Apple Mail Privacy Protection, on delivery: not proof that anyone read it",
+  },
 };
 
 const percent = (n: number, total: number) =>
@@ -69,7 +85,9 @@ async function analyticsPage(ctx: PageContext, id: string) {
     const start = from + i * DAY_MS;
     const b = byStart.get(start);
     const date = new Date(start).toISOString().slice(0, 10);
-    return { start, label: zoneDay(date), views: b?.views ?? 0, unique: b?.unique_viewers ?? 0 };
+    const machine = (b?.by_source.proxy ?? 0) + (b?.by_source.prefetch ?? 0);
+    const label = zoneDay(date);
+    return { start, label, views: b?.views ?? 0, unique: b?.unique_viewers ?? 0, machine };
   });
   // The table lists the days with views (the chart has all of them): 30 rows of zeros
   // would bury the ones that count, on a phone most of all.
@@ -79,6 +97,11 @@ async function analyticsPage(ctx: PageContext, id: string) {
     family,
     views: items.reduce((n, b) => n + (b.by_client[family] ?? 0), 0),
   }));
+  const sources = REQUEST_SOURCES.map((source) => ({
+    source,
+    views: items.reduce((n, b) => n + (b.by_source[source] ?? 0), 0),
+  }));
+  const human = sources[0]!.views;
   const busiest = days.reduce((a, d) => (d.views > a.views ? d : a), days[0]!);
   const now = days.at(-1)!;
   const abbreviation = zoneAbbreviation(ctx.now, zone);
@@ -86,6 +109,7 @@ async function analyticsPage(ctx: PageContext, id: string) {
 <p>Public views of this timer (email image, hosted page, embed) in the last ${DAYS} days, up to ${zoneTime(ctx.now, zone)}. Looking at it here counts nothing.</p>
 <div class="cards"><section class="card" aria-labelledby="c-total"><h2 id="c-total">Views, ${DAYS} days</h2><p class="n">${total}</p></section>
 <section class="card" aria-labelledby="c-today"><h2 id="c-today">Today (UTC)</h2><p class="n">${now.views}</p><p>${plural(now.unique, "unique viewer")}</p></section>
+<section class="card" aria-labelledby="c-human"><h2 id="c-human">Readers' own apps</h2><p class="n">${human}</p><p>${total === 0 ? "no views yet" : `${percent(total - human, total)} through proxies and prefetches`}</p></section>
 <section class="card" aria-labelledby="c-busiest"><h2 id="c-busiest">Busiest day</h2><p class="n">${busiest.views}</p><p>${busiest.views > 0 ? busiest.label : "no views yet"}</p></section></div>
 <figure class="panel">${viewsChart(days, "views-chart-title", `Views and unique viewers per day, last ${DAYS} days`)}
 <figcaption class="hint">Days are UTC days: unique viewers are counted per UTC day and cannot be split by the timer's own days. Each row below says when its day starts in ${zone} (${abbreviation} now).</figcaption></figure>
@@ -100,6 +124,13 @@ async function analyticsPage(ctx: PageContext, id: string) {
       : html`<tr><td colspan="4">No views in the last ${DAYS} days.</td></tr>`
   }</tbody></table></div>
 ${seen.length ? html`<p class="hint">Newest first; the other days of the ${DAYS} had no views.</p>` : ""}
+<h2 id="sources">Who fetched the images</h2>
+<p class="hint">Image proxies fetch for a reader who opens the email; a privacy prefetch fetches whether or not anyone reads it (docs/email.md).</p>
+<div class="table"><table aria-labelledby="sources"><thead><tr><th scope="col">Fetched by</th><th scope="col">Views</th><th scope="col">Share</th></tr></thead>
+<tbody>${sources.map(
+    (c) =>
+      html`<tr><th scope="row">${SOURCE_NAMES[c.source].name}<br><span class="hint">${SOURCE_NAMES[c.source].hint}</span></th><td>${c.views}</td><td>${percent(c.views, total)}</td></tr>`,
+  )}</tbody></table></div>
 <h2 id="clients">Email clients</h2>
 <p class="hint">From how each image was fetched (docs/analytics.md): a heuristic, not proof of an open.</p>
 <div class="table"><table aria-labelledby="clients"><thead><tr><th scope="col">Client</th><th scope="col">Views</th><th scope="col">Share</th></tr></thead>

@@ -2,8 +2,14 @@ import { timerView, type ValidationIssue } from "@tminus/core";
 import type { Actor, TimerChange, TimerRecord, WebhookEventType } from "@tminus/store";
 import { uuidv7 } from "@tminus/store";
 import { changeEvent } from "@tminus/webhooks";
-import { ApiError, validationError } from "../errors";
-import { timerIdParam } from "../ids";
+import { ApiError } from "../errors";
+import {
+  BAD_IF_MATCH,
+  MISSING_IF_MATCH,
+  STALE_REVISION,
+  TIMER_NOT_FOUND,
+} from "../openapi/error-cases";
+import { cursorBinding } from "../paging";
 import { etagOf } from "../timer-view";
 import type { RouteContext, RouteResult } from "./context";
 
@@ -12,18 +18,33 @@ export function issueToError(issue: ValidationIssue): ApiError {
   return new ApiError(issue.code, issue.message, { details: { field: issue.field } });
 }
 
+/** The context of a route under `/timers/{timer_id}` (its `params` are `timerPath`). */
+export type TimerRouteContext<B = unknown, Q = unknown> = RouteContext<B, { timer_id: string }, Q>;
+
 /** The timer named by the path, within the key's account and environment, or 404. */
-export async function loadTimer(ctx: RouteContext): Promise<TimerRecord> {
-  const id = timerIdParam(ctx.params.timer_id);
+export async function loadTimer(ctx: TimerRouteContext): Promise<TimerRecord> {
+  const id = ctx.params.timer_id;
   const { account, key } = ctx.auth;
   const timer = await ctx.services.cache.getTimer(account.id, key.environment, id);
   // A timer of the other environment or account does not exist from this key's view.
-  if (!timer) throw notFound(id, key.environment);
+  if (!timer) throw TIMER_NOT_FOUND.error(id, key.environment);
   return timer;
 }
 
-function notFound(id: string, environment: string): ApiError {
-  return new ApiError("not_found", `no timer ${id} in this ${environment} account`);
+/**
+ * The start of a list under `/timers/{timer_id}` (`list` names it in the cursor binding): the
+ * timer of the path as the store's filter, the binding, and the position the cursor carries.
+ */
+export async function timerListStart(
+  ctx: TimerRouteContext<unknown, { cursor?: string | undefined }>,
+  list: string,
+) {
+  const timer = await loadTimer(ctx);
+  const binding = cursorBinding(ctx.auth, list, timer.id);
+  const { cursor } = ctx.query;
+  const after = cursor ? ctx.services.cursors.decode(cursor, binding) : undefined;
+  const of = { account_id: timer.account_id, environment: timer.environment, timer_id: timer.id };
+  return { of, binding, after };
 }
 
 /** Who is acting: the key (id and display prefix, never the secret) and the request. */
@@ -37,20 +58,9 @@ const IF_MATCH = /^\s*"?r(\d{1,15})"?\s*$/;
 /** The revision of `If-Match`: required on every change (decisions.md). */
 export function ifMatchRevision(ctx: RouteContext): number {
   const raw = ctx.req.header("if-match");
-  if (raw === null || raw.trim() === "") {
-    throw new ApiError(
-      "missing_field",
-      "If-Match header is required on changes: send the timer's revision (its ETag) from your last read",
-      { details: { field: "If-Match" } },
-    );
-  }
+  if (raw === null || raw.trim() === "") throw MISSING_IF_MATCH.error();
   const m = IF_MATCH.exec(raw);
-  if (!m) {
-    throw validationError(
-      "If-Match",
-      'If-Match must carry one revision as returned in the ETag header or the revision field, e.g. "r3" (weak tags and * are not accepted)',
-    );
-  }
+  if (!m) throw BAD_IF_MATCH.error();
   return Number(m[1]);
 }
 
@@ -60,10 +70,10 @@ export function ifMatchRevision(ctx: RouteContext): number {
  * `change` may throw an `ApiError` to refuse (nothing is written).
  */
 export async function changeTimer(
-  ctx: RouteContext,
+  ctx: TimerRouteContext,
   change: (current: TimerRecord) => TimerChange,
 ): Promise<TimerRecord> {
-  const id = timerIdParam(ctx.params.timer_id);
+  const id = ctx.params.timer_id;
   const expected = ifMatchRevision(ctx);
   const { account, key } = ctx.auth;
   let deleted = false;
@@ -86,13 +96,9 @@ export async function changeTimer(
       };
     },
   });
-  if (outcome.kind === "not_found") throw notFound(id, key.environment);
+  if (outcome.kind === "not_found") throw TIMER_NOT_FOUND.error(id, key.environment);
   if (outcome.kind === "revision_conflict") {
-    throw new ApiError(
-      "revision_conflict",
-      `the timer changed since revision r${expected}: read it again (current revision r${outcome.current.revision}) and retry`,
-      { details: { current_revision: `r${outcome.current.revision}` } },
-    );
+    throw STALE_REVISION.error(expected, outcome.current.revision);
   }
   // This process's next read sees the change at once, before the generation check does.
   ctx.services.cache.timerChanged(outcome.timer, deleted);

@@ -1,19 +1,8 @@
 import type { CursorCodec } from "../cursor";
-import { ApiError, validationError } from "../errors";
-import { isUuid } from "../ids";
+import type { ApiError } from "../errors";
+import type { DocumentedError } from "../openapi/error-cases";
 import { keysetPage } from "../paging";
 import type { RouteContext, RouteResult } from "./context";
-
-/**
- * A webhook resource id from the path. The specification's `invalid_timer_id` is for timer
- * ids only; any other id that is not a UUID is a `validation_error` naming the parameter.
- */
-export function uuidParam(raw: string | undefined, name: string): string {
-  if (!raw || !isUuid(raw)) {
-    throw validationError(name, `${name} "${(raw ?? "").slice(0, 64)}" is not a UUID`);
-  }
-  return raw.toLowerCase();
-}
 
 /**
  * One page of a newest-first list, positioned by `(created_at, id)` (see `keysetPage`).
@@ -38,7 +27,11 @@ export function scopeOf(ctx: RouteContext) {
   return { account_id: ctx.auth.account.id, environment: ctx.auth.key.environment };
 }
 
-/** `404 not_found` for a webhook resource of this account and environment. */
-export function webhookNotFound(kind: string, id: string, ctx: RouteContext): ApiError {
-  return new ApiError("not_found", `no ${kind} ${id} in this ${ctx.auth.key.environment} account`);
+/** `404 not_found` for a webhook resource (`errors`: its id's) of this account and environment. */
+export function webhookNotFound(
+  errors: { notFound: DocumentedError<[string, string]> },
+  id: string,
+  ctx: RouteContext,
+): ApiError {
+  return errors.notFound.error(id, `in this ${ctx.auth.key.environment} account`);
 }

@@ -1,6 +1,7 @@
 import { blockedHost } from "@tminus/webhooks";
 import type { WebhookConfig } from "../config";
 import { validationError } from "../errors";
+import { URL_NOT_HTTPS, URL_PRIVATE } from "../openapi/error-cases";
 
 /**
  * Checks a destination URL against the operator's policy and returns it normalised (WHATWG
@@ -15,12 +16,9 @@ export function checkDestinationUrl(raw: string, settings: WebhookConfig): strin
     throw validationError("url", "url must be an absolute URL, like https://api.example.com/hooks");
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && settings.allow_http)) {
-    throw validationError(
-      "url",
-      settings.allow_http
-        ? "url must use https or http"
-        : "url must use https (this service does not send webhooks over plain http)",
-    );
+    throw settings.allow_http
+      ? validationError("url", "url must use https or http")
+      : URL_NOT_HTTPS.error();
   }
   if (url.username || url.password) {
     throw validationError(
@@ -32,12 +30,7 @@ export function checkDestinationUrl(raw: string, settings: WebhookConfig): strin
   if (!settings.allow_private_destinations) {
     // Trailing dots, brackets and case are normalised first (`https://localhost./`).
     const reason = blockedHost(url.hostname);
-    if (reason) {
-      throw validationError(
-        "url",
-        `url points to a ${reason.replace("_", "-")} address, which cannot receive webhooks`,
-      );
-    }
+    if (reason) throw URL_PRIVATE.error(reason.replace("_", "-"));
   }
   return url.href;
 }

@@ -1,6 +1,7 @@
 import { isPlainObject, toValidationIssues } from "@tminus/core";
 import type { z } from "zod";
 import { ApiError, validationError } from "../errors";
+import { BODY_NOT_JSON } from "../openapi/error-cases";
 import type { ApiRequest } from "../transport/exchange";
 import type { BodySpec } from "./define";
 
@@ -25,7 +26,7 @@ export async function readJsonBody(
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw validationError("body", `request body is not valid JSON: ${(err as Error).message}`);
+    throw BODY_NOT_JSON.error((err as Error).message);
   }
 }
 

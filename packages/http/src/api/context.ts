@@ -23,10 +23,16 @@ export interface Services {
   flushViews(): Promise<void>;
 }
 
-/** The context a route handler receives. `B` is what its body spec parses the body into. */
-export interface RouteContext<B = unknown> {
+/**
+ * The context a route handler receives. `B` is what its body spec parses the body into, `P`
+ * and `Q` what its `params` and `query` schemas parse the path and the query into.
+ */
+export interface RouteContext<B = unknown, P = unknown, Q = unknown> {
   req: ApiRequest;
-  params: Record<string, string>;
+  /** The path parameters, parsed with the route's `params` schema before the handler runs. */
+  params: P;
+  /** The query parameters, parsed with the route's `query` schema before the handler runs. */
+  query: Q;
   auth: AuthContext;
   now: number;
   requestId: string;

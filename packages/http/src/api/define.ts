@@ -8,15 +8,6 @@ import type { RouteContext, RouteResult } from "./context";
 /** The HTTP methods of the API. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
-/** A query parameter of one operation (besides `limit` and `cursor` of lists). */
-export interface QueryParameter {
-  name: string;
-  description: string;
-  /** JSON Schema of the value as the document shows it. */
-  schema: Record<string, unknown>;
-  example?: unknown;
-}
-
 /** The request body of an operation. */
 export interface BodySpec<B, S extends z.ZodType = z.ZodType> {
   /** The zod schema the body is validated with and documented by (a registered request schema). */
@@ -48,7 +39,7 @@ export interface SuccessSpec {
  * them, the dispatcher validates bodies with them, and the OpenAPI document is derived from
  * them, so the three cannot disagree.
  */
-export interface ApiRoute<B = unknown> {
+export interface ApiRoute<B = unknown, P = unknown, Q = unknown> {
   method: HttpMethod;
   /** Template under /api/v1, e.g. `/timers/{timer_id}/status`. */
   path: string;
@@ -58,32 +49,58 @@ export interface ApiRoute<B = unknown> {
   summary: string;
   description: string;
   tag: TagName;
-  /** A list endpoint: takes `limit` and `cursor` (documented with their `validation_error`). */
-  list?: boolean;
   /** Shared header parameters (Idempotency-Key, If-Match). */
   headers?: readonly ParameterName[];
-  query?: readonly QueryParameter[];
+  /** The path parameters, one per `{name}` of the path (schemas/parameters.ts has the shared ones). */
+  params?: z.ZodObject;
+  /**
+   * The query parameters; a list's is made with `listQuery` (adds `limit` and `cursor`). The
+   * descriptions and examples the document shows are the schemas' metadata.
+   */
+  query?: z.ZodObject;
   body?: BodySpec<B>;
   success: SuccessSpec;
-  /** Errors besides authentication, rate limiting, internal errors and those derived from the path. */
+  /** Errors besides authentication, rate limiting, internal errors and those of the parameters. */
   errors?: readonly ErrorCase[];
-  handle(ctx: RouteContext<B>): Promise<RouteResult>;
+  handle(ctx: RouteContext<B, P, Q>): Promise<RouteResult>;
 }
 
+/** The parts of a route definition its types are inferred from. */
+type RouteSpec<B, P extends z.ZodObject, Q extends z.ZodObject> = Omit<
+  ApiRoute<B, z.output<P>, z.output<Q>>,
+  "params" | "query" | "body"
+> & { params?: P; query?: Q };
+
+/** A schema of no parameters: the type of `ctx.params` or `ctx.query` of a route without. */
+type None = z.ZodObject<Record<never, never>>;
+
 /**
- * Defines an operation. An identity function for the types: the handler's `ctx.body()` is the
- * output of `body.parse`, or of `body.schema` when there is no `parse`.
+ * Defines an operation. For the types, the handler's `ctx.body()` is the output of
+ * `body.parse`, or of `body.schema` when there is no `parse`; `ctx.params` and `ctx.query` are
+ * the outputs of `params` and `query`. Checks that `params` names exactly the path's parameters.
  * @example
  * export const getUsage = defineRoute({ method: "GET", path: "/usage", scope: "usage:read", ... });
  */
-export function defineRoute<S extends z.ZodType, B = z.output<S>>(
-  route: Omit<ApiRoute<B>, "body"> & { body: BodySpec<B, S> },
-): ApiRoute<B>;
-export function defineRoute(route: Omit<ApiRoute<undefined>, "body">): ApiRoute<undefined>;
+export function defineRoute<
+  S extends z.ZodType,
+  B = z.output<S>,
+  P extends z.ZodObject = None,
+  Q extends z.ZodObject = None,
+>(route: RouteSpec<B, P, Q> & { body: BodySpec<B, S> }): ApiRoute<B, z.output<P>, z.output<Q>>;
+export function defineRoute<P extends z.ZodObject = None, Q extends z.ZodObject = None>(
+  route: RouteSpec<undefined, P, Q>,
+): ApiRoute<undefined, z.output<P>, z.output<Q>>;
 export function defineRoute(route: AnyApiRoute): AnyApiRoute {
+  const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).join();
+  const declared = Object.keys(route.params?.shape ?? {}).join();
+  if (inPath !== declared) {
+    throw new Error(
+      `${route.operationId}: params must be the path's {${inPath}}, not {${declared}}`,
+    );
+  }
   return route;
 }
 
-/** A route of any body type, as the table holds them. */
+/** A route of any body and parameter types, as the table holds them. */
 // biome-ignore lint/suspicious/noExplicitAny: the table holds routes of every body type.
-export type AnyApiRoute = ApiRoute<any>;
+export type AnyApiRoute = ApiRoute<any, any, any>;

@@ -1,10 +1,12 @@
 import { formatInstant } from "@tminus/core";
 import { type ListRequestLogQuery, type RequestLogEntry, uuidv7Time } from "@tminus/store";
+import { z } from "zod";
 import { validationError } from "../errors";
 import { environmentOfKey, hasValidChecksum } from "../guards/api-key-format";
 import { requestLogCutoff } from "../housekeeping";
 import { isUuid } from "../ids";
-import { cursorBinding, keysetPage, readListQuery } from "../paging";
+import { cursorBinding, keysetPage } from "../paging";
+import { listQuery, parameter, toldAs } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
 import type { RouteContext, RouteResult } from "./context";
 import { defineRoute } from "./define";
@@ -13,41 +15,67 @@ import { defineRoute } from "./define";
 const KEY_PREFIX = /^svc_(test|live)_[0-9A-Za-z]{8}$/;
 const ROUTE_MAX = 256;
 
-function readStatus(raw: string): number {
-  const status = /^\d{3}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(status >= 100 && status <= 599)) {
-    throw validationError("status", "status must be an HTTP status code from 100 to 599, like 429");
-  }
-  return status;
-}
+/** A key as the log filter takes it: its id or its display prefix, never its secret. */
+type KeyFilter = Pick<ListRequestLogQuery, "key_id" | "key_prefix">;
 
-function readRoute(raw: string): string {
-  if (!raw.startsWith("/") || raw.length > ROUTE_MAX) {
-    throw validationError(
-      "route",
-      "route must be a route template as logged, like /api/v1/timers/{timer_id}",
-    );
-  }
-  return raw;
-}
-
-function readKey(raw: string): Pick<ListRequestLogQuery, "key_id" | "key_prefix"> {
+function keyFilter(raw: string): KeyFilter | null {
   if (isUuid(raw)) return { key_id: raw.toLowerCase() };
-  if (KEY_PREFIX.test(raw)) return { key_prefix: raw };
-  // A whole secret in a URL ends up in proxy and server logs: refuse it and say so.
-  const leaked = environmentOfKey(raw) !== null && hasValidChecksum(raw);
-  throw validationError(
-    "key",
-    leaked
-      ? "key takes a key's id or prefix (like svc_live_AbC12xYz), never its secret; rotate a key whose secret was sent in a URL"
-      : "key must be a key id (UUID) or a key prefix like svc_live_AbC12xYz",
-  );
+  return KEY_PREFIX.test(raw) ? { key_prefix: raw } : null;
 }
 
-function readRequestId(raw: string): string {
-  if (!isUuid(raw)) throw validationError("request_id", "request_id must be a UUID");
-  return raw.toLowerCase();
-}
+const QUERY = listQuery({
+  status: toldAs(
+    z
+      .string()
+      .regex(/^\d{3}$/)
+      .transform(Number)
+      .pipe(z.int().min(100).max(599)),
+    () => "status must be an HTTP status code from 100 to 599, like 429",
+  )
+    .optional()
+    .meta({ description: "Only entries with this HTTP status, e.g. `429`.", example: 429 }),
+  route: toldAs(
+    z
+      .string()
+      .max(ROUTE_MAX)
+      .refine((raw) => raw.startsWith("/")),
+    () => "route must be a route template as logged, like /api/v1/timers/{timer_id}",
+  )
+    .optional()
+    .meta({
+      pattern: "^/",
+      description:
+        "Only entries of this route template, exactly as logged, e.g. `/api/v1/timers/{timer_id}`.",
+      example: "/api/v1/timers/{timer_id}",
+    }),
+  key: parameter(
+    z.string().transform((raw, ctx): KeyFilter => {
+      const filter = keyFilter(raw);
+      if (!filter) ctx.addIssue({ code: "custom", message: "not a key id or prefix", input: raw });
+      return filter ?? {};
+    }),
+    {
+      // A whole secret in a URL ends up in proxy and server logs: refuse it and say so.
+      error: (raw) =>
+        validationError(
+          "key",
+          environmentOfKey(raw) !== null && hasValidChecksum(raw)
+            ? "key takes a key's id or prefix (like svc_live_AbC12xYz), never its secret; rotate a key whose secret was sent in a URL"
+            : "key must be a key id (UUID) or a key prefix like svc_live_AbC12xYz",
+        ),
+    },
+  )
+    .optional()
+    .meta({
+      type: "string",
+      description:
+        "Only entries made with this key: its id (UUID) or its prefix (`svc_live_AbC12xYz`). Never send a secret; a full key is refused.",
+      example: "svc_live_AbC12xYz",
+    }),
+  request_id: toldAs(z.guid().toLowerCase(), () => "request_id must be a UUID")
+    .optional()
+    .meta({ description: "The entry of one request (the `X-Request-Id` it answered with)." }),
+});
 
 /** A request-log entry as the API shows it: never the account or environment columns. */
 function entryView(entry: RequestLogEntry) {
@@ -71,18 +99,10 @@ function entryView(entry: RequestLogEntry) {
  * The retention window is applied on read, so an entry disappears exactly when it leaves the
  * window, whenever the opportunistic purge (housekeeping.ts) gets to it.
  */
-async function listRequestLog(ctx: RouteContext): Promise<RouteResult> {
-  const { limit, cursor, filters } = readListQuery(ctx.req.query, [
-    "status",
-    "route",
-    "key",
-    "request_id",
-  ]);
-  const status = filters.status === undefined ? undefined : readStatus(filters.status);
-  const route = filters.route === undefined ? undefined : readRoute(filters.route);
-  const byKey = filters.key === undefined ? {} : readKey(filters.key);
-  const requestId =
-    filters.request_id === undefined ? undefined : readRequestId(filters.request_id);
+async function listRequestLog(
+  ctx: RouteContext<unknown, unknown, z.output<typeof QUERY>>,
+): Promise<RouteResult> {
+  const { limit, cursor, status, route, key: byKey = {}, request_id: requestId } = ctx.query;
   const { account, key } = ctx.auth;
   const { store, cursors, config } = ctx.services;
   const binding = cursorBinding(
@@ -136,34 +156,7 @@ export const requestLogRoutes = [
     description:
       "The account's own authenticated API requests in the key's environment, newest first. Entries are kept for the operator's retention window (`request_log_retention_days`, default 30 days); older ones are never listed and are purged. A client always sees the requests it made before this one. Requests that failed authentication are not logged.",
     tag: "Usage",
-    list: true,
-    query: [
-      {
-        name: "status",
-        description: "Only entries with this HTTP status, e.g. `429`.",
-        schema: { type: "integer", minimum: 100, maximum: 599 },
-        example: 429,
-      },
-      {
-        name: "route",
-        description:
-          "Only entries of this route template, exactly as logged, e.g. `/api/v1/timers/{timer_id}`.",
-        schema: { type: "string", pattern: "^/", maxLength: 256 },
-        example: "/api/v1/timers/{timer_id}",
-      },
-      {
-        name: "key",
-        description:
-          "Only entries made with this key: its id (UUID) or its prefix (`svc_live_AbC12xYz`). Never send a secret; a full key is refused.",
-        schema: { type: "string" },
-        example: "svc_live_AbC12xYz",
-      },
-      {
-        name: "request_id",
-        description: "The entry of one request (the `X-Request-Id` it answered with).",
-        schema: { type: "string", format: "uuid" },
-      },
-    ],
+    query: QUERY,
     success: {
       status: 200,
       schema: responseSchemas.RequestLogList,

@@ -6,18 +6,19 @@ import {
   timerData,
 } from "@tminus/core";
 import type { TimerChange, TimerRecord, TimerStatus, TimerType } from "@tminus/store";
-import { ApiError } from "../errors";
-import { timerIdParam } from "../ids";
+import type { ApiError } from "../errors";
 import {
   BAD_IF_MATCH,
   BODY_NOT_JSON,
+  DocumentedError,
   type ErrorCase,
   MISSING_IF_MATCH,
   STALE_REVISION,
 } from "../openapi/error-cases";
+import { timerPath } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
-import { changeTimer, timerResult } from "./_timer-common";
-import type { RouteContext, RouteResult } from "./context";
+import { changeTimer, type TimerRouteContext, timerResult } from "./_timer-common";
+import type { RouteResult } from "./context";
 import { type AnyApiRoute, defineRoute } from "./define";
 
 /** The control actions and where each is valid (docs/api.md has the state diagram). */
@@ -48,23 +49,31 @@ const RECORDED_AS: Record<ActionName, string> = {
   reset: "reset",
 };
 
+// A state the action does not apply to is a refusal, never a silent no-op. The specification's
+// codes have no dedicated state code; validation_error with details names the field (the
+// timer's status or state) that made the request invalid.
+const INVALID_STATE = new DocumentedError(
+  "validation_error",
+  (action: ActionName, reason: string, status: TimerStatus) => ({
+    message: `${action} is not valid: ${reason}`,
+    details: { field: "status", reason: "invalid_state", status, action },
+  }),
+  { example: ["publish", notIn("publish", "archived"), "archived"], name: "invalid_state" },
+);
+
+/** Why an action refuses a timer in `status` (one the action does not apply to). */
+function notIn(action: ActionName, status: TimerStatus): string {
+  return `the timer is ${status}; ${action} applies to ${ACTIONS[action].from.join(" or ")} timers`;
+}
+
 function invalid(action: ActionName, reason: string, timer: TimerRecord): ApiError {
-  // A state the action does not apply to is a refusal, never a silent no-op. The
-  // specification's codes have no dedicated state code; validation_error with details names
-  // the field (the timer's status or state) that made the request invalid.
-  return new ApiError("validation_error", `${action} is not valid: ${reason}`, {
-    details: { field: "status", reason: "invalid_state", status: timer.status, action },
-  });
+  return INVALID_STATE.error(action, reason, timer.status);
 }
 
 function checkApplicable(action: ActionName, timer: TimerRecord): void {
   const rule = ACTIONS[action];
   if (!(rule.from as readonly string[]).includes(timer.status)) {
-    throw invalid(
-      action,
-      `the timer is ${timer.status}; ${action} applies to ${rule.from.join(" or ")} timers`,
-      timer,
-    );
+    throw invalid(action, notIn(action, timer.status), timer);
   }
   if (rule.types && !(rule.types as readonly string[]).includes(timer.type)) {
     throw invalid(
@@ -207,19 +216,10 @@ function actionDocs(action: ActionName) {
     MISSING_IF_MATCH,
     BAD_IF_MATCH,
     STALE_REVISION,
-    {
-      code: "validation_error",
-      name: "invalid_state",
-      message: `${action} is not valid: the timer is ${refused}; ${action} applies to ${rule.from.join(" or ")} timers`,
-      details: { field: "status", reason: "invalid_state", status: refused, action },
-    },
+    INVALID_STATE.case(action, notIn(action, refused), refused),
   ];
   if (action === "publish") {
-    errors.push({
-      code: "forbidden",
-      name: "sandbox_cannot_publish",
-      message: SANDBOX_CANNOT_PUBLISH,
-    });
+    errors.push(SANDBOX_CANNOT_PUBLISH);
   }
   if (action === "extend") {
     errors.push(
@@ -241,6 +241,7 @@ function actionDocs(action: ActionName) {
   return {
     method: "POST",
     path: `/timers/{timer_id}/${action}`,
+    params: timerPath,
     scope: "timers:write",
     operationId: `${action}Timer`,
     summary: text.summary,
@@ -257,18 +258,21 @@ function actionDocs(action: ActionName) {
   } as const;
 }
 
-const SANDBOX_CANNOT_PUBLISH =
-  "a sandbox key cannot publish: public pages, embeds and email images are served only for production timers; use a production key (svc_live_)";
+const SANDBOX_CANNOT_PUBLISH = new DocumentedError(
+  "forbidden",
+  () =>
+    "a sandbox key cannot publish: public pages, embeds and email images are served only for production timers; use a production key (svc_live_)",
+  { example: [], name: "sandbox_cannot_publish" },
+);
 
 /** Runs an action on the timer of the path; `seconds` reads extend's body when it is time to. */
 async function runAction(
-  ctx: RouteContext,
+  ctx: TimerRouteContext,
   action: ActionName,
   seconds: () => Promise<number>,
 ): Promise<RouteResult> {
-  timerIdParam(ctx.params.timer_id);
   if (action === "publish" && ctx.auth.key.environment === "sandbox") {
-    throw new ApiError("forbidden", SANDBOX_CANNOT_PUBLISH);
+    throw SANDBOX_CANNOT_PUBLISH.error();
   }
   const added = await seconds();
   const timer = await changeTimer(ctx, (current) => transition(action, current, ctx.now, added));

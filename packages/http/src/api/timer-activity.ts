@@ -1,9 +1,10 @@
 import { formatInstant } from "@tminus/core";
 import type { ActivityEntry } from "@tminus/store";
-import { cursorBinding, keysetPage, readListQuery } from "../paging";
+import { keysetPage } from "../paging";
+import { PAGE_QUERY, type PageQuery, timerPath } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
-import { loadTimer } from "./_timer-common";
-import type { RouteContext, RouteResult } from "./context";
+import { type TimerRouteContext, timerListStart } from "./_timer-common";
+import type { RouteResult } from "./context";
 import { defineRoute } from "./define";
 
 /** An activity entry as the API shows it: who (key id and prefix, never the secret), what, when. */
@@ -22,17 +23,12 @@ export function activityView(entry: ActivityEntry): Record<string, unknown> {
 }
 
 /** GET /timers/{id}/activity: every change and control action, newest first, paged. */
-async function listActivity(ctx: RouteContext): Promise<RouteResult> {
-  const { limit, cursor } = readListQuery(ctx.req.query, []);
-  const timer = await loadTimer(ctx);
-  const { account, key } = ctx.auth;
-  const binding = cursorBinding(ctx.auth, "activity", timer.id);
-  const after = cursor ? ctx.services.cursors.decode(cursor, binding) : undefined;
+async function listActivity(ctx: TimerRouteContext<unknown, PageQuery>): Promise<RouteResult> {
+  const { limit } = ctx.query;
+  const { of, binding, after } = await timerListStart(ctx, "activity");
   // Newest first by revision: a timer's changes are serialised by it, so the order is total.
   const rows = await ctx.services.store.listActivity({
-    account_id: account.id,
-    environment: key.environment,
-    timer_id: timer.id,
+    ...of,
     before_revision: after?.value,
     limit: limit + 1,
   });
@@ -49,13 +45,14 @@ export const timerActivityRoutes = [
   defineRoute({
     method: "GET",
     path: "/timers/{timer_id}/activity",
+    params: timerPath,
     scope: "timers:read",
     operationId: "listTimerActivity",
     summary: "List a timer's activity",
     description:
       "Every change and control action on the timer, newest first: who (key id and prefix, never the secret), what changed (fields before and after), when, and the request id.",
     tag: "Timers",
-    list: true,
+    query: PAGE_QUERY,
     success: {
       status: 200,
       schema: responseSchemas.ActivityList,

@@ -7,9 +7,17 @@ import {
   MISSING_IF_MATCH,
   STALE_REVISION,
 } from "../openapi/error-cases";
+import { timerPath } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
-import { changeTimer, diffFields, issueToError, loadTimer, timerResult } from "./_timer-common";
-import type { RouteContext, RouteResult } from "./context";
+import {
+  changeTimer,
+  diffFields,
+  issueToError,
+  loadTimer,
+  type TimerRouteContext,
+  timerResult,
+} from "./_timer-common";
+import type { RouteResult } from "./context";
 import { defineRoute } from "./define";
 
 /**
@@ -17,7 +25,7 @@ import { defineRoute } from "./define";
  * resets an optional field to its default). The type and status cannot be patched: the type
  * is fixed at creation, the status moves only through the control actions.
  */
-async function patchTimer(ctx: RouteContext<unknown>): Promise<RouteResult> {
+async function patchTimer(ctx: TimerRouteContext): Promise<RouteResult> {
   // Validate against the current type before taking the revision lock; the store re-checks
   // the revision, so a concurrent change still loses cleanly.
   const before = await loadTimer(ctx);
@@ -42,7 +50,7 @@ async function patchTimer(ctx: RouteContext<unknown>): Promise<RouteResult> {
 }
 
 /** DELETE /timers/{id}: gone from every read and list; its allowance unit stays used. */
-async function deleteTimer(ctx: RouteContext): Promise<RouteResult> {
+async function deleteTimer(ctx: TimerRouteContext): Promise<RouteResult> {
   const timer = await changeTimer(ctx, () => ({ action: "deleted", changes: {}, delete: true }));
   return { data: { id: timer.id, object: "timer", deleted: true } };
 }
@@ -52,6 +60,7 @@ export const timerChangeRoutes = [
   defineRoute({
     method: "PATCH",
     path: "/timers/{timer_id}",
+    params: timerPath,
     scope: "timers:write",
     operationId: "updateTimer",
     summary: "Update a timer",
@@ -93,6 +102,7 @@ export const timerChangeRoutes = [
   defineRoute({
     method: "DELETE",
     path: "/timers/{timer_id}",
+    params: timerPath,
     scope: "timers:write",
     operationId: "deleteTimer",
     summary: "Delete a timer",

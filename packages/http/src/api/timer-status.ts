@@ -7,10 +7,13 @@ import {
   type ViewerContext,
 } from "@tminus/core";
 import type { TimerRecord } from "@tminus/store";
+import { z } from "zod";
 import { validationError } from "../errors";
+import { DocumentedError } from "../openapi/error-cases";
+import { timerPath } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
-import { loadTimer } from "./_timer-common";
-import type { RouteContext, RouteResult } from "./context";
+import { loadTimer, type TimerRouteContext } from "./_timer-common";
+import type { RouteResult } from "./context";
 import { defineRoute } from "./define";
 
 /** Query parameters that name a viewer, by timer type. */
@@ -33,27 +36,54 @@ function instantParam(name: string, raw: string): number {
 }
 
 /**
+ * The viewer parameters. Which of them a timer takes depends on its type, known once it is
+ * loaded: the handler refuses the others then (after a `404` for an unknown timer).
+ */
+const QUERY = z.object({
+  start: z.string().optional().meta({
+    description:
+      "Duration and personalized timers: this viewer's start (ISO 8601 with offset, or Unix seconds).",
+  }),
+  deadline: z.string().optional().meta({
+    description:
+      "Personalized timers: this viewer's deadline (ISO 8601 with offset, or Unix seconds).",
+  }),
+  sig: z
+    .string()
+    .optional()
+    .meta({ description: "Personalized timers: the signature of the viewer's parameters." }),
+});
+
+type StatusContext = TimerRouteContext<unknown, z.output<typeof QUERY>>;
+
+/** A parameter the timer's type does not take (`allowed`: those it does). */
+const UNKNOWN_PARAMETER = new DocumentedError(
+  "validation_error",
+  (name: string, type: string, allowed: readonly string[]) => ({
+    message: `${name} is not a parameter of this status request${allowed.length ? ` (a ${type} timer takes ${allowed.join(", ")})` : ""}`,
+    details: { field: name },
+  }),
+  { example: ["deadline", "duration", VIEWER_PARAMS.duration], name: "unknown_parameter" },
+);
+
+/**
  * The viewer a status request names. Duration timers take `start` (this viewer's own start);
  * personalized timers take the same `deadline`/`start`/`sig` parameters as their public URLs,
  * signature rules included. Without them: duration timers count from publication,
  * personalized timers use their fallback (docs/api.md).
  */
 function viewerOf(
-  ctx: RouteContext,
+  ctx: StatusContext,
   timer: TimerRecord,
 ): {
   viewer?: ViewerContext;
   source?: "viewer" | "fallback";
 } {
   const allowed = VIEWER_PARAMS[timer.type];
-  const params: Record<string, string> = {};
-  for (const [name, value] of ctx.req.query) {
-    if (!allowed.includes(name)) {
-      const hint = allowed.length ? ` (a ${timer.type} timer takes ${allowed.join(", ")})` : "";
-      throw validationError(name, `${name} is not a parameter of this status request${hint}`);
-    }
-    params[name] = value;
+  for (const name of ctx.req.query.keys()) {
+    if (!allowed.includes(name)) throw UNKNOWN_PARAMETER.error(name, timer.type, allowed);
   }
+  const params = ctx.query;
   const { definition, signing_secret } = timerData(timer);
   if (definition.type === "duration") {
     return params.start ? { viewer: { start_at: instantParam("start", params.start) } } : {};
@@ -72,7 +102,7 @@ const iso = (ms: number | null | undefined) =>
   ms === undefined ? undefined : ms === null ? null : formatInstant(ms);
 
 /** GET /timers/{id}/status: the remaining time at the server's clock, for all four types. */
-async function getTimerStatus(ctx: RouteContext): Promise<RouteResult> {
+async function getTimerStatus(ctx: StatusContext): Promise<RouteResult> {
   const timer = await loadTimer(ctx);
   const { definition, clock } = timerData(timer);
   const { viewer } = viewerOf(ctx, timer);
@@ -102,45 +132,20 @@ export const timerStatusRoutes = [
   defineRoute({
     method: "GET",
     path: "/timers/{timer_id}/status",
+    params: timerPath,
     scope: "timers:read",
     operationId: "getTimerStatus",
     summary: "Read a timer's status",
     description:
       "The remaining time at the server's clock, whether the timer has ended, and the server time. Paused timers report their frozen remaining time. Duration and personalized timers can be asked for one viewer with the same parameters as their public URLs; other parameters are a `validation_error`.",
     tag: "Timers",
-    query: [
-      {
-        name: "start",
-        description:
-          "Duration and personalized timers: this viewer's start (ISO 8601 with offset, or Unix seconds).",
-        schema: { type: "string" },
-      },
-      {
-        name: "deadline",
-        description:
-          "Personalized timers: this viewer's deadline (ISO 8601 with offset, or Unix seconds).",
-        schema: { type: "string" },
-      },
-      {
-        name: "sig",
-        description: "Personalized timers: the signature of the viewer's parameters.",
-        schema: { type: "string" },
-      },
-    ],
+    query: QUERY,
     success: {
       status: 200,
       schema: responseSchemas.TimerStatusResponse,
       description: "The status reply.",
     },
-    errors: [
-      {
-        code: "validation_error",
-        name: "unknown_parameter",
-        message:
-          "deadline is not a parameter of this status request (a duration timer takes start)",
-        details: { field: "deadline" },
-      },
-    ],
+    errors: [UNKNOWN_PARAMETER],
 
     handle: getTimerStatus,
   }),

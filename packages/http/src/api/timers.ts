@@ -3,8 +3,6 @@ import {
   TIMER_STATUSES,
   TIMER_TYPES,
   type TimerDefinition,
-  type TimerStatus,
-  type TimerType,
   timerData,
   timerView,
   validateTimerCreate,
@@ -12,23 +10,31 @@ import {
 import type { NewTimer, StoredResponse, TimerSort } from "@tminus/store";
 import { uuidv7 } from "@tminus/store";
 import { changeEvent } from "@tminus/webhooks";
+import { z } from "zod";
 import { limitsFor } from "../config";
 import { cycleAt } from "../cycle";
 import { dataEnvelope, JSON_HEADERS } from "../envelope";
-import { ApiError, validationError } from "../errors";
 import { checkIdempotencyKey, requestFingerprint } from "../guards/idempotency";
 import {
   BODY_NOT_JSON,
   IDEMPOTENCY_CONFLICT,
   INVALID_TIMEZONE,
+  MISSING_IDEMPOTENCY_KEY,
   QUOTA_EXHAUSTED,
 } from "../openapi/error-cases";
 import { TIMER_CREATE_EXAMPLE } from "../openapi/examples";
-import { cursorBinding, keysetPage, readListQuery } from "../paging";
+import { cursorBinding, keysetPage } from "../paging";
+import { listQuery, oneOf, timerPath, toldAs } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
 import { duplicateRequestSchema } from "../schemas/responses";
 import { etagOf, newTimerData } from "../timer-view";
-import { actorOf, issueToError, loadTimer, timerResult } from "./_timer-common";
+import {
+  actorOf,
+  issueToError,
+  loadTimer,
+  type TimerRouteContext,
+  timerResult,
+} from "./_timer-common";
 import { parseBody } from "./body";
 import type { RouteContext, RouteResult } from "./context";
 import { defineRoute } from "./define";
@@ -107,23 +113,9 @@ async function createMetered(
         },
       };
     case "idempotency_conflict":
-      throw new ApiError(
-        "idempotency_conflict",
-        "this Idempotency-Key was already used with a different request; use a new key for a new request",
-      );
+      throw IDEMPOTENCY_CONFLICT.error();
     case "quota_exhausted":
-      throw new ApiError(
-        "quota_exhausted",
-        `the monthly allowance of ${outcome.limit} new timers is spent; it resets at ${formatInstant(cycle.resets_at)}`,
-        {
-          details: {
-            metric: "new_timers",
-            limit: outcome.limit,
-            used: outcome.used,
-            resets_at: formatInstant(cycle.resets_at),
-          },
-        },
-      );
+      throw QUOTA_EXHAUSTED.error(outcome.limit, outcome.used, formatInstant(cycle.resets_at));
   }
 }
 
@@ -131,11 +123,7 @@ function idempotencyKeyOf(ctx: RouteContext, required: boolean): string | null {
   const raw = ctx.req.header("idempotency-key");
   if (raw === null) {
     if (!required) return null;
-    throw new ApiError(
-      "missing_field",
-      "Idempotency-Key header is required on POST /timers; send a unique key per new timer",
-      { details: { field: "Idempotency-Key" } },
-    );
+    throw MISSING_IDEMPOTENCY_KEY.error();
   }
   return checkIdempotencyKey(raw);
 }
@@ -173,7 +161,9 @@ function parseDuplicate(json: unknown): DuplicateBody {
   return { json, name: parseBody(duplicateRequestSchema, json).name?.trim() };
 }
 
-async function duplicateTimer(ctx: RouteContext<DuplicateBody | undefined>): Promise<RouteResult> {
+async function duplicateTimer(
+  ctx: TimerRouteContext<DuplicateBody | undefined>,
+): Promise<RouteResult> {
   const key = idempotencyKeyOf(ctx, false);
   const body = await ctx.body();
   const name = body?.name;
@@ -191,45 +181,38 @@ async function duplicateTimer(ctx: RouteContext<DuplicateBody | undefined>): Pro
   );
 }
 
-const SORTS: Record<string, TimerSort> = {
+const SORTS = {
   created_at: { field: "created_at", direction: "asc" },
   "-created_at": { field: "created_at", direction: "desc" },
   updated_at: { field: "updated_at", direction: "asc" },
   "-updated_at": { field: "updated_at", direction: "desc" },
-};
+} as const satisfies Record<string, TimerSort>;
+type SortName = keyof typeof SORTS;
 
-function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw validationError(field, `${field} must be one of ${allowed.join(", ")}`);
-  }
-  return value as T;
-}
+const LIST_QUERY = listQuery({
+  type: oneOf(TIMER_TYPES).optional().meta({ description: "Only timers of this type." }),
+  status: oneOf(TIMER_STATUSES).optional().meta({
+    description: "Only timers in this status; `archived` is the only way to list archived ones.",
+  }),
+  name: toldAs(
+    z.string().min(1).max(NAME_MAX),
+    (name) => `${name} must be 1 to ${NAME_MAX} characters`,
+  )
+    .optional()
+    .meta({
+      description: `Only timers whose name contains this text (1 to ${NAME_MAX} characters; ASCII letters match in any case; no wildcards).`,
+      example: "friday",
+    }),
+  sort: oneOf(Object.keys(SORTS) as [SortName, ...SortName[]])
+    .default("-created_at")
+    .meta({ description: "Order; a leading minus is descending." }),
+});
 
-/** The `name` filter: 1 to 200 characters. */
-function nameFilter(value: string): string {
-  if (value.length === 0 || value.length > NAME_MAX) {
-    throw validationError("name", `name must be 1 to ${NAME_MAX} characters`);
-  }
-  return value;
-}
-
-async function listTimers(ctx: RouteContext): Promise<RouteResult> {
-  const { limit, cursor, filters } = readListQuery(ctx.req.query, [
-    "type",
-    "status",
-    "sort",
-    "name",
-  ]);
-  const name = filters.name === undefined ? undefined : nameFilter(filters.name);
-  const type =
-    filters.type === undefined ? undefined : oneOf<TimerType>("type", filters.type, TIMER_TYPES);
-  const status =
-    filters.status === undefined
-      ? undefined
-      : oneOf<TimerStatus>("status", filters.status, TIMER_STATUSES);
-  const sortName = filters.sort ?? "-created_at";
+async function listTimers(
+  ctx: RouteContext<unknown, unknown, z.output<typeof LIST_QUERY>>,
+): Promise<RouteResult> {
+  const { limit, cursor, type, status, name, sort: sortName } = ctx.query;
   const sort = SORTS[sortName];
-  if (!sort) throw validationError("sort", `sort must be one of ${Object.keys(SORTS).join(", ")}`);
   const { account, key } = ctx.auth;
   // Everything the result depends on: a cursor is valid only for the same values.
   const binding = cursorBinding(ctx.auth, "timers", type, status, sortName, name);
@@ -253,7 +236,7 @@ async function listTimers(ctx: RouteContext): Promise<RouteResult> {
   });
 }
 
-async function getTimer(ctx: RouteContext): Promise<RouteResult> {
+async function getTimer(ctx: TimerRouteContext): Promise<RouteResult> {
   return timerResult(ctx, await loadTimer(ctx));
 }
 
@@ -283,13 +266,7 @@ export const timerRoutes = [
       headers: ["ETag", "Location", "Idempotent-Replayed"],
     },
     errors: [
-      {
-        code: "missing_field",
-        name: "missing_idempotency_key",
-        message:
-          "Idempotency-Key header is required on POST /timers; send a unique key per new timer",
-        details: { field: "Idempotency-Key" },
-      },
+      MISSING_IDEMPOTENCY_KEY,
       { code: "missing_field" },
       {
         code: "validation_error",
@@ -328,36 +305,7 @@ export const timerRoutes = [
     description:
       "Timers of the key's account and environment. Filters combine with AND. Archived timers are excluded unless `status=archived`.",
     tag: "Timers",
-    list: true,
-    query: [
-      {
-        name: "type",
-        description: "Only timers of this type.",
-        schema: { type: "string", enum: [...TIMER_TYPES] },
-      },
-      {
-        name: "status",
-        description:
-          "Only timers in this status; `archived` is the only way to list archived ones.",
-        schema: { type: "string", enum: [...TIMER_STATUSES] },
-      },
-      {
-        name: "name",
-        description:
-          "Only timers whose name contains this text (1 to 200 characters; ASCII letters match in any case; no wildcards).",
-        schema: { type: "string", minLength: 1, maxLength: 200 },
-        example: "friday",
-      },
-      {
-        name: "sort",
-        description: "Order; a leading minus is descending.",
-        schema: {
-          type: "string",
-          enum: ["created_at", "-created_at", "updated_at", "-updated_at"],
-          default: "-created_at",
-        },
-      },
-    ],
+    query: LIST_QUERY,
     success: { status: 200, schema: responseSchemas.TimerList, description: "A page of timers." },
 
     handle: listTimers,
@@ -365,6 +313,7 @@ export const timerRoutes = [
   defineRoute({
     method: "GET",
     path: "/timers/{timer_id}",
+    params: timerPath,
     scope: "timers:read",
     operationId: "getTimer",
     summary: "Read a timer",
@@ -382,6 +331,7 @@ export const timerRoutes = [
   defineRoute({
     method: "POST",
     path: "/timers/{timer_id}/duplicate",
+    params: timerPath,
     scope: "timers:write",
     operationId: "duplicateTimer",
     summary: "Duplicate a timer",

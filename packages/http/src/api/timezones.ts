@@ -1,6 +1,7 @@
 import { describeTimeZone, TZDB_VERSION, timeZoneNames } from "@tminus/core";
-import { validationError } from "../errors";
-import { cursorBinding, readListQuery } from "../paging";
+import { z } from "zod";
+import { cursorBinding } from "../paging";
+import { listQuery, toldAs } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
 import type { RouteContext, RouteResult } from "./context";
 import { defineRoute } from "./define";
@@ -22,16 +23,17 @@ export const ICU_TZ_VERSION_HEADER = "tminus-icu-tz-version";
 let searchable: readonly string[] | undefined;
 const normalize = (text: string) => text.toLowerCase().replaceAll("_", " ");
 
-function readSearch(raw: string): string {
-  const trimmed = raw.trim();
-  if (trimmed === "" || trimmed.length > TIMEZONE_SEARCH_MAX) {
-    throw validationError(
-      "search",
-      `search must be 1 to ${TIMEZONE_SEARCH_MAX} characters; omit it to list every zone`,
-    );
-  }
-  return normalize(trimmed);
-}
+const QUERY = listQuery({
+  search: toldAs(
+    z.string().trim().min(1).max(TIMEZONE_SEARCH_MAX).overwrite(normalize),
+    (name) => `${name} must be 1 to ${TIMEZONE_SEARCH_MAX} characters; omit it to list every zone`,
+  )
+    .optional()
+    .meta({
+      description: `Case-insensitive substring of the id, 1 to ${TIMEZONE_SEARCH_MAX} characters; spaces match underscores (\`new york\` finds \`America/New_York\`).`,
+      example: "new york",
+    }),
+});
 
 function versionHeaders(): Record<string, string> {
   const headers: Record<string, string> = { [TZDB_VERSION_HEADER]: TZDB_VERSION };
@@ -46,9 +48,10 @@ function versionHeaders(): Record<string, string> {
  * list is sorted by code unit, so "after the last id" stays right even when a tz release adds
  * or removes zones between two pages.
  */
-async function listTimezones(ctx: RouteContext): Promise<RouteResult> {
-  const { limit, cursor, filters } = readListQuery(ctx.req.query, ["search"]);
-  const search = filters.search === undefined ? undefined : readSearch(filters.search);
+async function listTimezones(
+  ctx: RouteContext<unknown, unknown, z.output<typeof QUERY>>,
+): Promise<RouteResult> {
+  const { limit, cursor, search } = ctx.query;
   const binding = cursorBinding(ctx.auth, "timezones", search ?? "");
   const after = cursor ? ctx.services.cursors.decode(cursor, binding).id : undefined;
   searchable ??= timeZoneNames.map(normalize);
@@ -88,15 +91,7 @@ export const timezoneRoutes = [
     description:
       "The authoritative list of identifiers accepted as a timer's `timezone`: the canonical zones of the IANA tz database (zone.tab and zone1970.tab, plus `Etc/UTC`), sorted by id. It does not depend on the JavaScript engine running the service, whose own list prefers some aliases (`Asia/Calcutta`). Offsets and DST are given at the time of the request. Needs no scope of its own: `timers:read` covers it.",
     tag: "Time zones",
-    list: true,
-    query: [
-      {
-        name: "search",
-        description: `Case-insensitive substring of the id, 1 to ${TIMEZONE_SEARCH_MAX} characters; spaces match underscores (\`new york\` finds \`America/New_York\`).`,
-        schema: { type: "string", minLength: 1, maxLength: TIMEZONE_SEARCH_MAX },
-        example: "new york",
-      },
-    ],
+    query: QUERY,
     success: {
       status: 200,
       schema: responseSchemas.TimeZoneList,

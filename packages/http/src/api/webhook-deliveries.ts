@@ -1,26 +1,48 @@
 import type { WebhookDeliveryStatus } from "@tminus/store";
 import { uuidv7 } from "@tminus/store";
-import { ApiError, validationError } from "../errors";
-import { cursorBinding, readListQuery } from "../paging";
+import { z } from "zod";
+import { DELIVERY_ID_ERRORS, DocumentedError } from "../openapi/error-cases";
+import { cursorBinding } from "../paging";
+import { DELIVERY_ID, listQuery, oneOf } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
-import { newestFirstPage, scopeOf, uuidParam, webhookNotFound } from "./_webhook-common";
+import { newestFirstPage, scopeOf, webhookNotFound } from "./_webhook-common";
 import { deliveryView } from "./_webhook-views";
 import type { RouteContext, RouteResult } from "./context";
 import { defineRoute } from "./define";
 
 /** Delivery statuses, in their lifecycle order (docs/webhooks.md). */
-export const DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = [
+export const DELIVERY_STATUSES = [
   "pending",
   "succeeded",
   "failed",
-];
+] as const satisfies readonly WebhookDeliveryStatus[];
 
-async function listDeliveries(ctx: RouteContext): Promise<RouteResult> {
-  const { limit, cursor, filters } = readListQuery(ctx.req.query, ["status"]);
-  const status = filters.status as WebhookDeliveryStatus | undefined;
-  if (status !== undefined && !DELIVERY_STATUSES.includes(status)) {
-    throw validationError("status", `status must be one of ${DELIVERY_STATUSES.join(", ")}`);
-  }
+const LIST_QUERY = listQuery({
+  status: oneOf(DELIVERY_STATUSES)
+    .optional()
+    .meta({ description: "Only deliveries in this status.", example: "failed" }),
+});
+
+const DELIVERY_PATH = z.object({ delivery_id: DELIVERY_ID });
+type DeliveryContext = RouteContext<unknown, z.output<typeof DELIVERY_PATH>>;
+
+/** The delivery's destination was deleted or disabled since. */
+const DESTINATION_UNAVAILABLE = new DocumentedError(
+  "validation_error",
+  (reason: "deleted" | "disabled") => ({
+    message:
+      reason === "deleted"
+        ? "the delivery's destination was deleted; events cannot be replayed to it"
+        : "the delivery's destination is disabled; enable it (PATCH enabled: true) and replay again",
+    details: { field: "destination_id", reason: `destination_${reason}` },
+  }),
+  { example: ["disabled"], name: "destination_disabled" },
+);
+
+async function listDeliveries(
+  ctx: RouteContext<unknown, unknown, z.output<typeof LIST_QUERY>>,
+): Promise<RouteResult> {
+  const { limit, cursor, status } = ctx.query;
   const { account_id, environment } = scopeOf(ctx);
   const { store, cursors } = ctx.services;
   const binding = cursorBinding(ctx.auth, "webhook_deliveries", status);
@@ -35,11 +57,11 @@ async function listDeliveries(ctx: RouteContext): Promise<RouteResult> {
   return newestFirstPage(rows, limit, deliveryView, cursors, binding);
 }
 
-async function getDelivery(ctx: RouteContext): Promise<RouteResult> {
-  const id = uuidParam(ctx.params.delivery_id, "delivery_id");
+async function getDelivery(ctx: DeliveryContext): Promise<RouteResult> {
+  const id = ctx.params.delivery_id;
   const { account_id, environment } = scopeOf(ctx);
   const found = await ctx.services.store.getWebhookDelivery(account_id, environment, id);
-  if (!found) throw webhookNotFound("webhook delivery", id, ctx);
+  if (!found) throw webhookNotFound(DELIVERY_ID_ERRORS, id, ctx);
   return { data: deliveryView(found) };
 }
 
@@ -48,23 +70,17 @@ async function getDelivery(ctx: RouteContext): Promise<RouteResult> {
  * so receivers can deduplicate) to the same destination, attempted at once and retried on the
  * normal schedule. Works whatever the original's status.
  */
-async function replayDelivery(ctx: RouteContext): Promise<RouteResult> {
-  const id = uuidParam(ctx.params.delivery_id, "delivery_id");
+async function replayDelivery(ctx: DeliveryContext): Promise<RouteResult> {
+  const id = ctx.params.delivery_id;
   const outcome = await ctx.services.store.replayWebhookDelivery({
     ...scopeOf(ctx),
     id,
     new_id: uuidv7(ctx.now),
     now: ctx.now,
   });
-  if (outcome.kind === "not_found") throw webhookNotFound("webhook delivery", id, ctx);
+  if (outcome.kind === "not_found") throw webhookNotFound(DELIVERY_ID_ERRORS, id, ctx);
   if (outcome.kind === "destination_unavailable") {
-    throw new ApiError(
-      "validation_error",
-      outcome.reason === "deleted"
-        ? "the delivery's destination was deleted; events cannot be replayed to it"
-        : "the delivery's destination is disabled; enable it (PATCH enabled: true) and replay again",
-      { details: { field: "destination_id", reason: `destination_${outcome.reason}` } },
-    );
+    throw DESTINATION_UNAVAILABLE.error(outcome.reason);
   }
   return { status: 201, data: deliveryView(outcome.delivery) };
 }
@@ -80,15 +96,7 @@ export const webhookDeliveryRoutes = [
     description:
       "Deliveries across destinations, newest first: the event and its payload, every attempt (time, response status, the first 1 KB of the response body, duration, error) and, while pending, when the next attempt is due. Retries follow 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (plus up to 10 % jitter; a `Retry-After` on 429 or 503 is honoured), then the delivery is `failed`.",
     tag: "Webhooks",
-    list: true,
-    query: [
-      {
-        name: "status",
-        description: "Only deliveries in this status.",
-        schema: { type: "string", enum: ["pending", "succeeded", "failed"] },
-        example: "failed",
-      },
-    ],
+    query: LIST_QUERY,
     success: {
       status: 200,
       schema: responseSchemas.WebhookDeliveryList,
@@ -100,6 +108,7 @@ export const webhookDeliveryRoutes = [
   defineRoute({
     method: "GET",
     path: "/webhook-deliveries/{delivery_id}",
+    params: DELIVERY_PATH,
     scope: "webhooks:read",
     operationId: "getWebhookDelivery",
     summary: "Read a webhook delivery",
@@ -116,6 +125,7 @@ export const webhookDeliveryRoutes = [
   defineRoute({
     method: "POST",
     path: "/webhook-deliveries/{delivery_id}/replay",
+    params: DELIVERY_PATH,
     scope: "webhooks:write",
     operationId: "replayWebhookDelivery",
     summary: "Replay a webhook delivery",
@@ -127,15 +137,7 @@ export const webhookDeliveryRoutes = [
       schema: responseSchemas.WebhookDeliveryResponse,
       description: "The new delivery.",
     },
-    errors: [
-      {
-        code: "validation_error",
-        name: "destination_disabled",
-        message:
-          "the delivery's destination is disabled; enable it (PATCH enabled: true) and replay again",
-        details: { field: "destination_id", reason: "destination_disabled" },
-      },
-    ],
+    errors: [DESTINATION_UNAVAILABLE],
 
     handle: replayDelivery,
   }),

@@ -1,12 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { StoreError, type WebhookDestination } from "@tminus/store";
 import { generateWebhookSecret } from "@tminus/webhooks";
-import type { z } from "zod";
+import { z } from "zod";
 import { webhookConfig } from "../config";
-import { ApiError, validationError } from "../errors";
-import { BODY_NOT_JSON, URL_NOT_HTTPS, URL_PRIVATE } from "../openapi/error-cases";
+import { validationError } from "../errors";
+import {
+  BODY_NOT_JSON,
+  DESTINATION_ID_ERRORS,
+  DocumentedError,
+  URL_NOT_HTTPS,
+  URL_PRIVATE,
+} from "../openapi/error-cases";
 import { SIGNING } from "../openapi/webhook-events";
-import { cursorBinding, readListQuery } from "../paging";
+import { cursorBinding } from "../paging";
+import { DESTINATION_ID, PAGE_QUERY, type PageQuery } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
 import {
   DESCRIPTION_MAX,
@@ -14,7 +21,7 @@ import {
   type destinationUpdateSchema,
   URL_MAX,
 } from "../schemas/webhook-requests";
-import { newestFirstPage, scopeOf, uuidParam, webhookNotFound } from "./_webhook-common";
+import { newestFirstPage, scopeOf, webhookNotFound } from "./_webhook-common";
 import { checkDestinationUrl } from "./_webhook-url";
 import { destinationView } from "./_webhook-views";
 import { readJsonBody } from "./body";
@@ -24,12 +31,25 @@ import { defineRoute } from "./define";
 /** After a rotation the previous secret keeps signing this long (decisions.md). */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 3_600_000;
 
+const DESTINATION_PATH = z.object({ destination_id: DESTINATION_ID });
+type DestinationContext<B = unknown> = RouteContext<B, z.output<typeof DESTINATION_PATH>>;
+
+/** The environment has as many destinations as the operator allows. */
+const DESTINATION_LIMIT = new DocumentedError(
+  "validation_error",
+  (limit: number) => ({
+    message: `this environment already has the maximum of ${limit} webhook destinations; delete one first`,
+    details: { field: "destinations", reason: "limit_reached", limit },
+  }),
+  { example: [20], name: "destination_limit" },
+);
+
 /** The destination of the path, or 404. */
-async function loadDestination(ctx: RouteContext): Promise<WebhookDestination> {
-  const id = uuidParam(ctx.params.destination_id, "destination_id");
+async function loadDestination(ctx: DestinationContext): Promise<WebhookDestination> {
+  const id = ctx.params.destination_id;
   const { account_id, environment } = scopeOf(ctx);
   const found = await ctx.services.store.getWebhookDestination(account_id, environment, id);
-  if (!found) throw webhookNotFound("webhook destination", id, ctx);
+  if (!found) throw webhookNotFound(DESTINATION_ID_ERRORS, id, ctx);
   return found;
 }
 
@@ -58,24 +78,16 @@ async function createDestination(
     return { status: 201, data: destinationView(created, ctx.now, true) };
   } catch (error) {
     if (error instanceof StoreError && error.code === "limit_reached") {
-      throw new ApiError(
-        "validation_error",
-        `this environment already has the maximum of ${settings.max_destinations} webhook destinations; delete one first`,
-        {
-          details: {
-            field: "destinations",
-            reason: "limit_reached",
-            limit: settings.max_destinations,
-          },
-        },
-      );
+      throw DESTINATION_LIMIT.error(settings.max_destinations);
     }
     throw error;
   }
 }
 
-async function listDestinations(ctx: RouteContext): Promise<RouteResult> {
-  const { limit, cursor } = readListQuery(ctx.req.query, []);
+async function listDestinations(
+  ctx: RouteContext<unknown, unknown, PageQuery>,
+): Promise<RouteResult> {
+  const { limit, cursor } = ctx.query;
   const { account_id, environment } = scopeOf(ctx);
   const { store, cursors } = ctx.services;
   const binding = cursorBinding(ctx.auth, "webhook_destinations");
@@ -89,15 +101,15 @@ async function listDestinations(ctx: RouteContext): Promise<RouteResult> {
   return newestFirstPage(rows, limit, (d) => destinationView(d, ctx.now), cursors, binding);
 }
 
-async function getDestination(ctx: RouteContext): Promise<RouteResult> {
+async function getDestination(ctx: DestinationContext): Promise<RouteResult> {
   return { data: destinationView(await loadDestination(ctx), ctx.now) };
 }
 
 async function updateDestination(
-  ctx: RouteContext<z.output<typeof destinationUpdateSchema>>,
+  ctx: DestinationContext<z.output<typeof destinationUpdateSchema>>,
 ): Promise<RouteResult> {
   const { store, config } = ctx.services;
-  const id = uuidParam(ctx.params.destination_id, "destination_id");
+  const id = ctx.params.destination_id;
   const body = await ctx.body();
   const url =
     body.url === undefined ? undefined : checkDestinationUrl(body.url, webhookConfig(config));
@@ -107,23 +119,23 @@ async function updateDestination(
     patch: { ...body, url },
     now: ctx.now,
   });
-  if (!updated) throw webhookNotFound("webhook destination", id, ctx);
+  if (!updated) throw webhookNotFound(DESTINATION_ID_ERRORS, id, ctx);
   return { data: destinationView(updated, ctx.now) };
 }
 
-async function deleteDestination(ctx: RouteContext): Promise<RouteResult> {
-  const id = uuidParam(ctx.params.destination_id, "destination_id");
+async function deleteDestination(ctx: DestinationContext): Promise<RouteResult> {
+  const id = ctx.params.destination_id;
   const deleted = await ctx.services.store.deleteWebhookDestination({
     ...scopeOf(ctx),
     id,
     now: ctx.now,
   });
-  if (!deleted) throw webhookNotFound("webhook destination", id, ctx);
+  if (!deleted) throw webhookNotFound(DESTINATION_ID_ERRORS, id, ctx);
   return { data: { id, object: "webhook_destination", deleted: true } };
 }
 
-async function rotateSecret(ctx: RouteContext): Promise<RouteResult> {
-  const id = uuidParam(ctx.params.destination_id, "destination_id");
+async function rotateSecret(ctx: DestinationContext): Promise<RouteResult> {
+  const id = ctx.params.destination_id;
   const body = await readJsonBody(ctx.req, ctx.services.config.max_body_bytes, { optional: true });
   if (body !== undefined) {
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -140,7 +152,7 @@ async function rotateSecret(ctx: RouteContext): Promise<RouteResult> {
     previous_expires_at: ctx.now + PREVIOUS_SECRET_TTL_MS,
     now: ctx.now,
   });
-  if (!rotated) throw webhookNotFound("webhook destination", id, ctx);
+  if (!rotated) throw webhookNotFound(DESTINATION_ID_ERRORS, id, ctx);
   return { data: destinationView(rotated, ctx.now, true) };
 }
 
@@ -179,13 +191,7 @@ export const webhookDestinationRoutes = [
         message: `description must be at most ${DESCRIPTION_MAX} characters long`,
         details: { field: "description" },
       },
-      {
-        code: "validation_error",
-        name: "destination_limit",
-        message:
-          "this environment already has the maximum of 20 webhook destinations; delete one first",
-        details: { field: "destinations", reason: "limit_reached", limit: 20 },
-      },
+      DESTINATION_LIMIT,
       BODY_NOT_JSON,
     ],
 
@@ -199,7 +205,7 @@ export const webhookDestinationRoutes = [
     summary: "List webhook destinations",
     description: "The environment's destinations, newest first. Secrets are never listed.",
     tag: "Webhooks",
-    list: true,
+    query: PAGE_QUERY,
     success: {
       status: 200,
       schema: responseSchemas.WebhookDestinationList,
@@ -211,6 +217,7 @@ export const webhookDestinationRoutes = [
   defineRoute({
     method: "GET",
     path: "/webhook-destinations/{destination_id}",
+    params: DESTINATION_PATH,
     scope: "webhooks:read",
     operationId: "getWebhookDestination",
     summary: "Read a webhook destination",
@@ -227,6 +234,7 @@ export const webhookDestinationRoutes = [
   defineRoute({
     method: "PATCH",
     path: "/webhook-destinations/{destination_id}",
+    params: DESTINATION_PATH,
     scope: "webhooks:write",
     operationId: "updateWebhookDestination",
     summary: "Update a webhook destination",
@@ -251,6 +259,7 @@ export const webhookDestinationRoutes = [
   defineRoute({
     method: "DELETE",
     path: "/webhook-destinations/{destination_id}",
+    params: DESTINATION_PATH,
     scope: "webhooks:write",
     operationId: "deleteWebhookDestination",
     summary: "Delete a webhook destination",
@@ -268,6 +277,7 @@ export const webhookDestinationRoutes = [
   defineRoute({
     method: "POST",
     path: "/webhook-destinations/{destination_id}/rotate-secret",
+    params: DESTINATION_PATH,
     scope: "webhooks:write",
     operationId: "rotateWebhookSecret",
     summary: "Rotate a destination's signing secret",

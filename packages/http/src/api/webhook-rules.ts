@@ -1,26 +1,55 @@
 import { randomUUID } from "node:crypto";
 import { StoreError } from "@tminus/store";
-import type { z } from "zod";
-import { ApiError, validationError } from "../errors";
-import { BODY_NOT_JSON } from "../openapi/error-cases";
-import { cursorBinding, readListQuery } from "../paging";
+import { z } from "zod";
+import { validationError } from "../errors";
+import {
+  BODY_NOT_JSON,
+  DocumentedError,
+  EXAMPLE_ID,
+  fieldError,
+  RULE_ID_ERRORS,
+  TIMER_NOT_FOUND,
+} from "../openapi/error-cases";
+import { PAGE_QUERY, type PageQuery, RULE_ID, TIMER_ID, timerPath } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
 import { MAX_RULES_PER_TIMER, type ruleCreateSchema } from "../schemas/webhook-requests";
-import { loadTimer } from "./_timer-common";
-import { newestFirstPage, uuidParam } from "./_webhook-common";
+import { loadTimer, type TimerRouteContext, timerListStart } from "./_timer-common";
+import { newestFirstPage } from "./_webhook-common";
 import { ruleView } from "./_webhook-views";
 import type { RouteContext, RouteResult } from "./context";
 import { defineRoute } from "./define";
 
+const RULE_PATH = z.object({ timer_id: TIMER_ID, rule_id: RULE_ID });
+
+const MISSING_OFFSET = fieldError(
+  "missing_field",
+  "missing_offset",
+  "offset_seconds",
+  "offset_seconds is required with timer.threshold: how many seconds before the end to fire",
+);
+
+/** `destination_id` names no destination of the timer's account and environment. */
+const UNKNOWN_DESTINATION = new DocumentedError(
+  "validation_error",
+  (environment: string, id: string) => ({
+    message: `destination_id must name a webhook destination of this ${environment} account; ${id} is not one`,
+    details: { field: "destination_id" },
+  }),
+  { example: ["production", EXAMPLE_ID], name: "unknown_destination" },
+);
+
+const RULE_LIMIT = new DocumentedError(
+  "validation_error",
+  () => ({
+    message: `this timer already has the maximum of ${MAX_RULES_PER_TIMER} webhook rules; delete one first`,
+    details: { field: "rules", reason: "limit_reached", limit: MAX_RULES_PER_TIMER },
+  }),
+  { example: [], name: "rule_limit" },
+);
+
 function checkOffset(events: readonly string[], offset: number | undefined): void {
   const threshold = events.includes("timer.threshold");
-  if (threshold && offset === undefined) {
-    throw new ApiError(
-      "missing_field",
-      "offset_seconds is required with timer.threshold: how many seconds before the end to fire",
-      { details: { field: "offset_seconds" } },
-    );
-  }
+  if (threshold && offset === undefined) throw MISSING_OFFSET.error();
   if (!threshold && offset !== undefined) {
     throw validationError(
       "offset_seconds",
@@ -30,7 +59,7 @@ function checkOffset(events: readonly string[], offset: number | undefined): voi
 }
 
 async function createRule(
-  ctx: RouteContext<z.output<typeof ruleCreateSchema>>,
+  ctx: TimerRouteContext<z.output<typeof ruleCreateSchema>>,
 ): Promise<RouteResult> {
   const timer = await loadTimer(ctx);
   const { store } = ctx.services;
@@ -51,53 +80,40 @@ async function createRule(
     outcome = await store.createWebhookRule({ rule, max_rules_per_timer: MAX_RULES_PER_TIMER });
   } catch (error) {
     if (error instanceof StoreError && error.code === "limit_reached") {
-      throw new ApiError(
-        "validation_error",
-        `this timer already has the maximum of ${MAX_RULES_PER_TIMER} webhook rules; delete one first`,
-        { details: { field: "rules", reason: "limit_reached", limit: MAX_RULES_PER_TIMER } },
-      );
+      throw RULE_LIMIT.error();
     }
     throw error;
   }
   if (outcome.kind === "timer_not_found") {
-    throw new ApiError("not_found", `no timer ${timer.id} in this ${timer.environment} account`);
+    throw TIMER_NOT_FOUND.error(timer.id, timer.environment);
   }
   if (outcome.kind === "destination_not_found") {
     // A destination of the other environment (or account) does not exist from this key's view.
-    throw validationError(
-      "destination_id",
-      `destination_id must name a webhook destination of this ${timer.environment} account; ${rule.destination_id} is not one`,
-    );
+    throw UNKNOWN_DESTINATION.error(timer.environment, rule.destination_id);
   }
   return { status: 201, data: ruleView(outcome.rule) };
 }
 
-async function listRules(ctx: RouteContext): Promise<RouteResult> {
-  const { limit, cursor } = readListQuery(ctx.req.query, []);
-  const timer = await loadTimer(ctx);
+async function listRules(ctx: TimerRouteContext<unknown, PageQuery>): Promise<RouteResult> {
+  const { limit } = ctx.query;
+  const { of, binding, after } = await timerListStart(ctx, "webhook_rules");
   const { store, cursors } = ctx.services;
-  const binding = cursorBinding(ctx.auth, "webhook_rules", timer.id);
-  const after = cursor ? cursors.decode(cursor, binding) : undefined;
-  const rows = await store.listWebhookRules({
-    account_id: timer.account_id,
-    environment: timer.environment,
-    timer_id: timer.id,
-    after,
-    limit: limit + 1,
-  });
+  const rows = await store.listWebhookRules({ ...of, after, limit: limit + 1 });
   return newestFirstPage(rows, limit, ruleView, cursors, binding);
 }
 
-async function deleteRule(ctx: RouteContext): Promise<RouteResult> {
+async function deleteRule(
+  ctx: RouteContext<unknown, z.output<typeof RULE_PATH>>,
+): Promise<RouteResult> {
   const timer = await loadTimer(ctx);
-  const id = uuidParam(ctx.params.rule_id, "rule_id");
+  const id = ctx.params.rule_id;
   const deleted = await ctx.services.store.deleteWebhookRule({
     account_id: timer.account_id,
     environment: timer.environment,
     timer_id: timer.id,
     id,
   });
-  if (!deleted) throw new ApiError("not_found", `no webhook rule ${id} on timer ${timer.id}`);
+  if (!deleted) throw RULE_ID_ERRORS.notFound.error(id, `on timer ${timer.id}`);
   return { data: { id, object: "webhook_rule", deleted: true } };
 }
 
@@ -106,6 +122,7 @@ export const webhookRuleRoutes = [
   defineRoute({
     method: "POST",
     path: "/timers/{timer_id}/webhook-rules",
+    params: timerPath,
     scope: "webhooks:write",
     operationId: "createWebhookRule",
     summary: "Add a webhook rule to a timer",
@@ -123,27 +140,10 @@ export const webhookRuleRoutes = [
     },
     success: { status: 201, schema: responseSchemas.WebhookRuleResponse, description: "The rule." },
     errors: [
-      {
-        code: "missing_field",
-        name: "missing_offset",
-        message:
-          "offset_seconds is required with timer.threshold: how many seconds before the end to fire",
-        details: { field: "offset_seconds" },
-      },
+      MISSING_OFFSET,
       { code: "missing_field", message: "events is required", details: { field: "events" } },
-      {
-        code: "validation_error",
-        name: "unknown_destination",
-        message:
-          "destination_id must name a webhook destination of this production account; 0b6c3c1e-3f0a-4d5e-9a43-8f1b2c3d4e5f is not one",
-        details: { field: "destination_id" },
-      },
-      {
-        code: "validation_error",
-        name: "rule_limit",
-        message: `this timer already has the maximum of ${MAX_RULES_PER_TIMER} webhook rules; delete one first`,
-        details: { field: "rules", reason: "limit_reached", limit: MAX_RULES_PER_TIMER },
-      },
+      UNKNOWN_DESTINATION,
+      RULE_LIMIT,
       BODY_NOT_JSON,
     ],
 
@@ -152,12 +152,13 @@ export const webhookRuleRoutes = [
   defineRoute({
     method: "GET",
     path: "/timers/{timer_id}/webhook-rules",
+    params: timerPath,
     scope: "webhooks:read",
     operationId: "listWebhookRules",
     summary: "List a timer's webhook rules",
     description: "The rules attached to the timer, newest first.",
     tag: "Webhooks",
-    list: true,
+    query: PAGE_QUERY,
     success: {
       status: 200,
       schema: responseSchemas.WebhookRuleList,
@@ -169,6 +170,7 @@ export const webhookRuleRoutes = [
   defineRoute({
     method: "DELETE",
     path: "/timers/{timer_id}/webhook-rules/{rule_id}",
+    params: RULE_PATH,
     scope: "webhooks:write",
     operationId: "deleteWebhookRule",
     summary: "Delete a webhook rule",

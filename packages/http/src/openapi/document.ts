@@ -1,14 +1,17 @@
+import type { z } from "zod";
 import type { AnyApiRoute } from "../api/define";
 import { apiRoutes } from "../api/routes";
+import { parameterMetaOf } from "../schemas/parameters";
 import { schemaComponents, schemaNameOf, schemaRefOf } from "../schemas/registry";
 import { API_DESCRIPTION } from "./description";
 import { AUTH_ERRORS, type ErrorCase, errorResponses } from "./error-responses";
 import { successExamples } from "./examples";
 import { healthPaths } from "./health";
 import {
+  componentOf,
   HEADER_COMPONENTS,
   PARAMETER_COMPONENTS,
-  pathParameters,
+  parameterDoc,
   SUCCESS_HEADERS,
 } from "./parameters";
 import { TAGS } from "./tags";
@@ -104,24 +107,17 @@ function ref(kind: "parameters" | "headers", name: string) {
 function operation(route: AnyApiRoute, examples: Record<string, unknown>) {
   const parameters: unknown[] = [];
   const errors: ErrorCase[] = [...AUTH_ERRORS];
-  for (const { parameter, errors: derived } of pathParameters(route.path)) {
-    parameters.push(ref("parameters", parameter));
-    errors.push(...derived);
-  }
+  // Path parameters, then headers, then the query (a list's `limit` and `cursor` first).
+  const documented = (where: "path" | "query", schema?: z.ZodObject) => {
+    for (const [name, field] of Object.entries(schema?.shape ?? {})) {
+      const component = componentOf(field);
+      parameters.push(component ? ref("parameters", component) : parameterDoc(name, where, field));
+      errors.push(...(parameterMetaOf(field)?.errors ?? []));
+    }
+  };
+  documented("path", route.params);
   for (const header of route.headers ?? []) parameters.push(ref("parameters", header));
-  if (route.list) {
-    parameters.push(ref("parameters", "Limit"), ref("parameters", "Cursor"));
-    errors.push({ code: "validation_error" });
-  }
-  for (const q of route.query ?? []) {
-    parameters.push({
-      name: q.name,
-      in: "query",
-      description: q.description,
-      schema: q.schema,
-      ...(q.example === undefined ? {} : { example: q.example }),
-    });
-  }
+  documented("query", route.query);
   errors.push(...(route.errors ?? []));
 
   const headers: Record<string, unknown> = {};

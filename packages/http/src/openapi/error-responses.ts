@@ -1,15 +1,15 @@
 import { ERROR_STATUS, type ErrorCode } from "../errors";
 import { schemaRef } from "../schemas/registry";
+import {
+  type ErrorCase,
+  IDEMPOTENCY_CONFLICT,
+  INVALID_TIMER_ID,
+  QUOTA_EXHAUSTED,
+  STALE_REVISION,
+  TIMER_NOT_FOUND,
+} from "./error-cases";
 
-/** One way an operation can fail: a code, and optionally the example to show for it. */
-export interface ErrorCase {
-  code: ErrorCode;
-  /** A realistic message; the code's generic example when absent. */
-  message?: string;
-  details?: Record<string, unknown>;
-  /** Distinguishes several cases of one code in the examples, e.g. `missing_if_match`. */
-  name?: string;
-}
+export type { ErrorCase };
 
 /** What each code means, and a message the service really sends for it. */
 const GENERIC: Record<ErrorCode, { when: string; message: string; details?: object }> = {
@@ -42,7 +42,7 @@ const GENERIC: Record<ErrorCode, { when: string; message: string; details?: obje
   },
   invalid_timer_id: {
     when: "the timer id in the path is not a UUID",
-    message: 'timer id "abc" is not a UUID',
+    message: INVALID_TIMER_ID.message,
   },
   invalid_timezone: {
     when: "a timezone is not a canonical IANA identifier from GET /timezones",
@@ -51,17 +51,16 @@ const GENERIC: Record<ErrorCode, { when: string; message: string; details?: obje
   },
   not_found: {
     when: "no such timer, webhook destination, rule or delivery in this account and environment (one of the other environment included)",
-    message: "no timer 0b6c3c1e-3f0a-4d5e-9a43-8f1b2c3d4e5f in this production account",
+    message: TIMER_NOT_FOUND.message,
   },
   idempotency_conflict: {
     when: "the Idempotency-Key was already used with a different request",
-    message:
-      "this Idempotency-Key was already used with a different request; use a new key for a new request",
+    message: IDEMPOTENCY_CONFLICT.message,
   },
   revision_conflict: {
     when: "the If-Match revision is stale: read the timer again, then retry",
-    message: "the timer changed since revision r3: read it again (current revision r4) and retry",
-    details: { current_revision: "r4" },
+    message: STALE_REVISION.message,
+    details: STALE_REVISION.details,
   },
   rate_limited: {
     when: "the per-minute request limit is spent; wait Retry-After seconds",
@@ -69,14 +68,8 @@ const GENERIC: Record<ErrorCode, { when: string; message: string; details?: obje
   },
   quota_exhausted: {
     when: "the monthly new-timer allowance is spent until `details.resets_at`",
-    message:
-      "the monthly allowance of 1000 new timers is spent; it resets at 2026-12-01T00:00:00.000Z",
-    details: {
-      metric: "new_timers",
-      limit: 1000,
-      used: 1000,
-      resets_at: "2026-12-01T00:00:00.000Z",
-    },
+    message: QUOTA_EXHAUSTED.message,
+    details: QUOTA_EXHAUSTED.details,
   },
   internal_error: {
     when: "an unexpected fault on the service side; retry with backoff",

@@ -1,6 +1,7 @@
 import { TZDB_VERSION } from "@tminus/core";
-import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../paging";
-import type { ErrorCase } from "./error-responses";
+import { z } from "zod";
+import { CURSOR_PARAMETER, LIMIT_PARAMETER } from "../paging";
+import { DELIVERY_ID, DESTINATION_ID, RULE_ID, TIMER_ID } from "../schemas/parameters";
 
 const integer = { type: "integer" } as const;
 
@@ -87,42 +88,89 @@ export const SUCCESS_HEADERS = [
 /** A response header name. */
 export type HeaderName = keyof typeof HEADER_COMPONENTS;
 
+/**
+ * A parameter as the document shows it, from its zod schema: the value's JSON Schema (what the
+ * parsed value is, e.g. an integer for `limit`) with the schema's description and example
+ * lifted beside it.
+ */
+export function parameterDoc(
+  name: string,
+  where: "path" | "query",
+  schema: z.ZodType,
+): Record<string, unknown> {
+  const {
+    $schema: _dialect,
+    description,
+    example,
+    ...json
+  } = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io: "output",
+    // Transforms (a date-time read into an instant) show the type their metadata names.
+    unrepresentable: "any",
+  }) as Record<string, unknown>;
+  return {
+    name,
+    in: where,
+    ...(where === "path" ? { required: true } : {}),
+    description,
+    schema: ordered(json),
+    ...(example === undefined ? {} : { example }),
+  };
+}
+
+// Keywords in the order a reader expects (type first, the default last). The format says what
+// the pattern zod adds beside it does, and validators check formats.
+const KEYWORDS = ["type", "format", "enum", "pattern", "minimum", "maximum"];
+const LAST = ["minLength", "maxLength", "default"];
+function ordered(json: Record<string, unknown>): Record<string, unknown> {
+  if (typeof json.format === "string") delete json.pattern;
+  const rank = (k: string) =>
+    KEYWORDS.includes(k) ? KEYWORDS.indexOf(k) : LAST.includes(k) ? 100 + LAST.indexOf(k) : 50;
+  return Object.fromEntries(Object.entries(json).sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+/** The parameters shared by several operations, by component name, with their schemas. */
+const SHARED = {
+  Limit: ["limit", "query", LIMIT_PARAMETER],
+  Cursor: ["cursor", "query", CURSOR_PARAMETER],
+  TimerId: ["timer_id", "path", TIMER_ID],
+  DestinationId: ["destination_id", "path", DESTINATION_ID],
+  RuleId: ["rule_id", "path", RULE_ID],
+  DeliveryId: ["delivery_id", "path", DELIVERY_ID],
+} as const satisfies Record<string, readonly [string, "path" | "query", z.ZodType]>;
+
+const shared = (component: keyof typeof SHARED) => {
+  const [name, where, schema] = SHARED[component];
+  return parameterDoc(name, where, schema);
+};
+
+const IDEMPOTENCY_KEY = {
+  type: "string",
+  minLength: 1,
+  maxLength: 255,
+  pattern: "^[\\x20-\\x7E]+$",
+} as const;
+
 /** Shared parameters, referenced by name. */
 export const PARAMETER_COMPONENTS = {
-  Limit: {
-    name: "limit",
-    in: "query",
-    description: `Page size, ${1} to ${PAGE_LIMIT_MAX}. Values outside are rejected (\`validation_error\`), not clamped. May change between pages.`,
-    schema: { type: "integer", minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT },
-  },
-  Cursor: {
-    name: "cursor",
-    in: "query",
-    description:
-      "Opaque `page.next_cursor` of the previous page; omit for the first. Bound to the query (filters, sort), account and environment that produced it, not to the key (another live key of the account continues it): used with any other query, account or environment, it is a `validation_error` naming `cursor`.",
-    schema: { type: "string", minLength: 1, maxLength: 512 },
-  },
-  TimerId: {
-    name: "timer_id",
-    in: "path",
-    required: true,
-    description: "The timer's id. A value that is not a UUID is `400 invalid_timer_id`.",
-    schema: { type: "string", format: "uuid" },
-  },
+  Limit: shared("Limit"),
+  Cursor: shared("Cursor"),
+  TimerId: shared("TimerId"),
   IdempotencyKey: {
     name: "Idempotency-Key",
     in: "header",
     required: true,
     description:
       "1 to 255 printable ASCII characters, unique per new timer. Repeating a request with the same key replays the first response (`Idempotent-Replayed: true`) for 24 hours; the same key with a different request is `409 idempotency_conflict`.",
-    schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
+    schema: IDEMPOTENCY_KEY,
   },
   IdempotencyKeyOptional: {
     name: "Idempotency-Key",
     in: "header",
     description:
       "Optional here; when sent, it works as on POST /timers (replay, `idempotency_conflict`).",
-    schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
+    schema: IDEMPOTENCY_KEY,
   },
   IfMatch: {
     name: "If-Match",
@@ -132,61 +180,21 @@ export const PARAMETER_COMPONENTS = {
       'The timer\'s revision from your last read: its ETag (`"r3"`) or its `revision` field (`r3`). Missing: `400 missing_field`; stale: `409 revision_conflict` (re-read, then retry).',
     schema: { type: "string" },
   },
-  DestinationId: webhookIdParameter("destination_id", "webhook destination"),
-  RuleId: webhookIdParameter("rule_id", "webhook rule"),
-  DeliveryId: webhookIdParameter("delivery_id", "webhook delivery"),
+  DestinationId: shared("DestinationId"),
+  RuleId: shared("RuleId"),
+  DeliveryId: shared("DeliveryId"),
 } as const;
-
-function webhookIdParameter(name: string, resource: string) {
-  return {
-    name,
-    in: "path",
-    required: true,
-    description: `The ${resource}'s id. A value that is not a UUID is \`400 validation_error\` naming \`${name}\`.`,
-    schema: { type: "string", format: "uuid" },
-  } as const;
-}
 
 /** A shared parameter's name. */
 export type ParameterName = keyof typeof PARAMETER_COMPONENTS;
 
-/**
- * The path parameters of the webhook routes: each id that is not a UUID is a
- * `validation_error` naming it (the specification's `invalid_timer_id` is for timer ids only).
- */
-const WEBHOOK_PATH_PARAMETERS = {
-  destination_id: { component: "DestinationId", resource: "webhook destination" },
-  rule_id: { component: "RuleId", resource: "webhook rule" },
-  delivery_id: { component: "DeliveryId", resource: "webhook delivery" },
-} as const;
+const COMPONENT_OF = new Map<z.ZodType, ParameterName>(
+  Object.entries(SHARED).map(([name, [, , schema]]) => [schema, name as ParameterName]),
+);
 
-/** The path parameters of a route template and the errors each implies (malformed, unknown). */
-export function pathParameters(path: string): { parameter: ParameterName; errors: ErrorCase[] }[] {
-  const out: { parameter: ParameterName; errors: ErrorCase[] }[] = [];
-  if (path.includes("{timer_id}")) {
-    out.push({
-      parameter: "TimerId",
-      errors: [{ code: "invalid_timer_id" }, { code: "not_found" }],
-    });
-  }
-  for (const [name, p] of Object.entries(WEBHOOK_PATH_PARAMETERS)) {
-    if (!path.includes(`{${name}}`)) continue;
-    out.push({
-      parameter: p.component,
-      errors: [
-        {
-          code: "validation_error",
-          name: `invalid_${name}`,
-          message: `${name} "abc" is not a UUID`,
-          details: { field: name },
-        },
-        {
-          code: "not_found",
-          name: `${name.replace(/_id$/, "")}_not_found`,
-          message: `no ${p.resource} 0b6c3c1e-3f0a-4d5e-9a43-8f1b2c3d4e5f in this production account`,
-        },
-      ],
-    });
-  }
-  return out;
+/** The component a parameter schema is documented as, when it is a shared one. */
+export function componentOf(schema: z.ZodType): ParameterName | undefined {
+  return COMPONENT_OF.get(
+    schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema,
+  );
 }

@@ -2,6 +2,7 @@ import { uuidv7 } from "@tminus/store";
 import { readRouteBody } from "../api/body";
 import { API_PREFIX, type RouteContext, type RouteResult, type Services } from "../api/context";
 import type { AnyApiRoute } from "../api/define";
+import { parseRouteInput } from "../api/route-input";
 import { createRouter, type RouteMatch } from "../api/router";
 import { apiRoutes } from "../api/routes";
 import { limitsFor, type TminusConfig } from "../config";
@@ -138,7 +139,7 @@ export function createRoutePipeline(parts: PipelineParts): {
     const route = found.route;
     return {
       req: call.req,
-      params: found.params,
+      ...parseRouteInput(route, found.params, call.req.query),
       auth,
       now: call.now,
       requestId: call.requestId,

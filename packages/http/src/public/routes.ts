@@ -2,12 +2,10 @@ import { randomBytes } from "node:crypto";
 import {
   computeStatus,
   EMBED_SCRIPT_PATH,
-  IMAGE_SIZE,
   imageInputOf,
   inViewerTimezone,
   PUBLIC_PREFIX,
   publicUrls,
-  snapWidth,
   type TimerStatusResult,
   timerData,
 } from "@tminus/core";
@@ -20,15 +18,24 @@ import type { RenderFigures } from "../observability/metrics";
 import { clientAddress } from "../transport/base-url";
 import type { ApiRequest, ApiResponse } from "../transport/exchange";
 import { clientFamily } from "./client-family";
+import { answerConditional, imageEtag } from "./conditional-get";
 import { countdownJson, countdownJsonNotAvailable } from "./countdown-json";
 import { clickTarget, endedImageRedirect, hostedPageFor, redirectTo } from "./go";
 import { createImageCache } from "./image-cache";
+import { type ImageOptions, imageOptions } from "./image-options";
 import { createImageRenderer, isQueueFull } from "./image-renderer";
 import { unfilledMergeTagParam } from "./merge-tags";
 import { loadRender } from "./render-module";
+import { requestSource } from "./request-source";
 import { FONTS_PREFIX } from "./urls";
 import { createViewCounter, viewerIdentity } from "./view-counter";
-import { previewViewer, recipientOf, rememberFirstViews, resolveViewer } from "./viewer";
+import {
+  previewViewer,
+  recipientOf,
+  rememberFirstViews,
+  resolveViewer,
+  startWaitsForHuman,
+} from "./viewer";
 import { createViewerEvents } from "./viewer-events";
 
 /** How old an image may be to stand in for one that rendering refused under load. */
@@ -51,32 +58,6 @@ const KINDS: Record<string, Kind> = {
   "/go": "go",
   "/countdown.json": "json",
 };
-
-/** Image options a public URL may carry; anything else in the query is ignored (utm_* etc.). */
-interface ImageOptions {
-  frames: number;
-  scale: 1 | 2;
-  variant: "light" | "dark";
-  width: number;
-}
-
-function intParam(req: ApiRequest, name: string, fallback: number, min: number, max: number) {
-  const raw = req.query.get(name);
-  if (raw === null) return fallback;
-  if (!/^\d{1,4}$/.test(raw) || Number(raw) < min || Number(raw) > max) return null;
-  return Number(raw);
-}
-
-function imageOptions(req: ApiRequest): ImageOptions | null {
-  const frames = intParam(req, "frames", 60, 1, 60);
-  const scale = intParam(req, "scale", 1, 1, 2);
-  const width = intParam(req, "width", 600, IMAGE_SIZE.minWidth, IMAGE_SIZE.maxWidth);
-  const variant = req.query.get("variant") ?? "light";
-  if (frames === null || scale === null || width === null) return null;
-  if (variant !== "light" && variant !== "dark") return null;
-  // Drawn at the nearest 20 px: widths that snap alike share one cache entry.
-  return { frames, scale: scale as 1 | 2, variant, width: snapWidth(width) };
-}
 
 /**
  * The public render routes (no key, outside /api/v1): `/t/{id}` hosted page, `/t/{id}/embed`,
@@ -188,7 +169,7 @@ export function createPublicRoutes(deps: {
           ),
         now,
       );
-      return binary(200, kind, bytes);
+      return binary(200, kind, bytes, imageEtag(key));
     } catch (error) {
       if (!isQueueFull(error)) throw error;
       // Rendering is saturated: the newest image of this one a few seconds old beats a broken
@@ -307,15 +288,21 @@ export function createPublicRoutes(deps: {
     const { definition, clock } = timerData(timer);
     // A merge tag the platform left unfilled is a test send: a preview, and no one is counted.
     const preview = unfilledMergeTagParam(req) !== null;
-    const { viewer, setCookie } = preview
-      ? { viewer: previewViewer(timer, now), setCookie: undefined }
-      : await resolveViewer(firstViews, timer, req, now, {
-          page: kind === "page" || kind === "embed",
-          // Served over https: the cookie must never travel in clear.
-          secureCookie: baseUrl.startsWith("https:"),
-          // The cookie is scoped to this timer's pages under the mount prefix, or it never returns.
-          cookiePath: `${new URL(baseUrl).pathname.replace(/\/+$/, "")}/t/${timer.id}`,
-        });
+    const isImage = kind === "gif" || kind === "png";
+    const source = requestSource(req.header("user-agent"), isImage);
+    const waits = isImage && startWaitsForHuman(timer, req);
+    // start_on "first_human_open": a privacy prefetch sees the full duration and starts nothing.
+    const held = waits && source === "prefetch";
+    const { viewer, setCookie } =
+      preview || held
+        ? { viewer: previewViewer(timer, now), setCookie: undefined }
+        : await resolveViewer(firstViews, timer, req, now, {
+            page: kind === "page" || kind === "embed",
+            // Served over https: the cookie must never travel in clear.
+            secureCookie: baseUrl.startsWith("https:"),
+            // The cookie is scoped to this timer's pages under the mount prefix, or it never returns.
+            cookiePath: `${new URL(baseUrl).pathname.replace(/\/+$/, "")}/t/${timer.id}`,
+          });
     // `tz`: the viewer's zone, for a wall-clock deadline its owner lets follow the viewer. One
     // that cannot apply (not allowed, not a zone) falls back to the timer's own zone and the
     // response says so: an email image is never broken over a bad parameter.
@@ -333,7 +320,7 @@ export function createPublicRoutes(deps: {
       const hosted = hostedPageFor(req, publicUrls(baseUrl, timer.id).page);
       return redirectTo(clickTarget(shown, status, hosted));
     }
-    const response =
+    const built =
       kind === "json"
         ? countdownJson({
             definition: shown,
@@ -344,20 +331,24 @@ export function createPublicRoutes(deps: {
             now,
             urls: publicUrls(baseUrl, timer.id),
           })
-        : kind === "gif" || kind === "png"
+        : isImage
           ? (endedImageRedirect(definition, status) ??
             (await image(kind, timer, status, options!, now)))
           : await page(kind, timer, status, now, baseUrl);
-    if (setCookie) response.headers["set-cookie"] = setCookie;
-    if (zoned && !zoned.applied) response.headers["x-tminus-timezone-ignored"] = zoned.reason;
+    if (setCookie) built.headers["set-cookie"] = setCookie;
+    if (zoned && !zoned.applied) built.headers["x-tminus-timezone-ignored"] = zoned.reason;
+    // Only where a prefetch and a reader are shown different pictures (docs/email.md).
+    if (waits) built.headers["vary"] = "User-Agent";
+    const response = answerConditional(req, built);
     if (preview) {
       response.headers["x-tminus-preview"] = "unfilled-merge-tag";
       return response;
     }
     // A view is what was shown: a 503 under load showed nothing. HEAD checks count too: a
     // proxy that asks HEAD then GET is told apart by nothing the request carries.
-    // The ended image's redirect is a view too: it is what the email showed.
-    if (response.status === 200 || response.status === 302) {
+    // The ended image's redirect is a view too: it is what the email showed; so is a 304, the
+    // copy a proxy revalidated.
+    if (response.status === 200 || response.status === 302 || response.status === 304) {
       const recipient = recipientOf(req);
       if (counting) {
         const userAgent = req.header("user-agent");
@@ -365,7 +356,8 @@ export function createPublicRoutes(deps: {
           timer,
           // The element's one request is a view of the timer in a page, like the embed's.
           kind: kind === "json" ? "embed" : kind,
-          client: clientFamily(userAgent, kind === "gif" || kind === "png"),
+          client: clientFamily(userAgent, isImage),
+          source,
           viewer: viewerIdentity(
             recipient,
             clientAddress(req, deps.trustProxy ?? false),
@@ -374,7 +366,7 @@ export function createPublicRoutes(deps: {
           now,
         });
       }
-      viewerEvents.observe({ timer, viewer, recipient, now, baseUrl });
+      if (!held) viewerEvents.observe({ timer, viewer, recipient, now, baseUrl });
     }
     return response;
   }
@@ -405,13 +397,19 @@ export function createPublicRoutes(deps: {
   });
 }
 
-function binary(status: number, kind: "gif" | "png", bytes: Uint8Array): ApiResponse {
+function binary(
+  status: number,
+  kind: "gif" | "png",
+  bytes: Uint8Array,
+  etag?: string,
+): ApiResponse {
   return {
     status,
     headers: {
       "content-type": kind === "gif" ? "image/gif" : "image/png",
       "cache-control": IMAGE_CACHE_CONTROL,
       "content-length": String(bytes.byteLength),
+      ...(etag === undefined ? {} : { etag }),
     },
     body: bytes,
   };

@@ -4,6 +4,7 @@ import type {
   RenderKind,
   RenderViewCount,
   RenderViewerMark,
+  RequestSource,
   Store,
   TimerRecord,
 } from "@tminus/store";
@@ -21,12 +22,23 @@ export interface CountedView {
   timer: Pick<TimerRecord, "id" | "account_id" | "environment">;
   kind: RenderKind;
   client: ClientFamily;
+  /** Who fetched it: a human open, an image proxy or a privacy prefetch (request-source.ts). */
+  source: RequestSource;
   /**
    * Who looked, before hashing: `r:<recipient id>`, or `a:<address>|<user agent>`. Held in
    * memory until the batch is written (about 100 ms), then only its day-salted hash is kept.
    */
   viewer: string;
   now: number;
+}
+
+/** A viewer's hours of one day, and those of them a human open saw, before hashing. */
+type Mark = CountedView & { day: number; hours: number; human_hours: number };
+
+/** Bitwise OR of two sets of up to 48 bits (JavaScript's `|` keeps only 32). */
+function or(a: number, b: number): number {
+  const high = 2 ** 24;
+  return (Math.floor(a / high) | Math.floor(b / high)) * high + ((a % high) | (b % high));
 }
 
 /** Counts public views in memory and writes them behind, in batches. */
@@ -39,7 +51,8 @@ export interface ViewCounter {
 
 /**
  * The view counter of the public routes. Views are added up in memory per (timer, hour,
- * kind, client) and viewers per (timer, day, viewer), and written every `intervalMs` or every
+ * kind, client, source) and viewers per (timer, day, viewer), with the hours a human open saw
+ * them apart,, and written every `intervalMs` or every
  * 1000 distinct entries, whichever comes first: one store write per batch, never on the
  * request's path. The analytics routes and shutdown flush first. A process killed with SIGKILL
  * loses at most its last batch of counts (reported numbers only).
@@ -54,7 +67,7 @@ export function createViewCounter(
   intervalMs = 100,
 ): ViewCounter {
   let counts = new Map<string, RenderViewCount>();
-  let marks = new Map<string, CountedView & { day: number; hours: number }>();
+  let marks = new Map<string, Mark>();
   const written = new Map<string, number>();
   const salts = new Map<number, Promise<string>>();
 
@@ -70,10 +83,7 @@ export function createViewCounter(
     return salt;
   };
 
-  const send = async (
-    batchCounts: RenderViewCount[],
-    batchMarks: (CountedView & { day: number; hours: number })[],
-  ) => {
+  const send = async (batchCounts: RenderViewCount[], batchMarks: Mark[]) => {
     const viewers: RenderViewerMark[] = [];
     const remember: [string, number][] = [];
     // One lookup per day in the batch (usually one), not one await per viewer.
@@ -87,9 +97,11 @@ export function createViewCounter(
         .digest("base64url")
         .slice(0, 22);
       const key = `${m.timer.id}|${m.day}|${hash}`;
+      // Hours in the low 24 bits, human hours above them: one number to remember.
+      const seen = m.hours + m.human_hours * 2 ** 24;
       const before = written.get(key) ?? 0;
-      if ((before | m.hours) === before) continue;
-      remember.push([key, before | m.hours]);
+      if (or(before, seen) === before) continue;
+      remember.push([key, or(before, seen)]);
       viewers.push({
         account_id: m.timer.account_id,
         environment: m.timer.environment,
@@ -97,6 +109,7 @@ export function createViewCounter(
         day: m.day,
         viewer: hash,
         hours: m.hours,
+        human_hours: m.human_hours,
       });
     }
     await store.recordRenderViews({ counts: batchCounts, viewers });
@@ -115,9 +128,9 @@ export function createViewCounter(
 
   return {
     count(view) {
-      const { timer, kind, client, now } = view;
+      const { timer, kind, client, source, now } = view;
       const hour = now - (now % HOUR_MS);
-      const countKey = `${timer.id}|${hour}|${kind}|${client}`;
+      const countKey = `${timer.id}|${hour}|${kind}|${client}|${source}`;
       const seen = counts.get(countKey);
       if (seen) seen.views++;
       else {
@@ -128,15 +141,19 @@ export function createViewCounter(
           hour,
           kind,
           client,
+          source,
           views: 1,
         });
       }
       const day = now - (now % DAY_MS);
       const bit = 1 << ((hour - day) / HOUR_MS);
       const markKey = `${timer.id}|${day}|${view.viewer}`;
+      const human = source === "human" ? bit : 0;
       const mark = marks.get(markKey);
-      if (mark) mark.hours |= bit;
-      else marks.set(markKey, { ...view, day, hours: bit });
+      if (mark) {
+        mark.hours |= bit;
+        mark.human_hours |= human;
+      } else marks.set(markKey, { ...view, day, hours: bit, human_hours: human });
       batches.added(counts.size + marks.size >= BATCH_MAX);
     },
     flush: batches.flush,

@@ -85,6 +85,20 @@ export function previewViewer(timer: TimerRecord, now: number): ViewerContext | 
 }
 
 /**
+ * Whether this request's evergreen recipient starts only on a human open (`start_on:
+ * "first_human_open"`): then who fetches the image decides what it shows, and it varies with
+ * the User-Agent.
+ */
+export function startWaitsForHuman(timer: TimerRecord, req: ApiRequest): boolean {
+  const { definition } = timerData(timer);
+  return (
+    definition.type === "duration" &&
+    definition.start_on === "first_human_open" &&
+    recipientOf(req) !== null
+  );
+}
+
+/**
  * `store.recordFirstView` behind a memory of the answers: a viewer's first view never changes
  * once stored, so every later image of a campaign recipient is served without a store write.
  */

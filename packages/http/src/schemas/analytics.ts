@@ -1,6 +1,6 @@
 // The analytics shapes of the OpenAPI document: what GET /analytics and
 // GET /timers/{timer_id}/analytics answer (api/analytics.ts builds them).
-import { CLIENT_FAMILIES, RENDER_KINDS } from "@tminus/store";
+import { CLIENT_FAMILIES, RENDER_KINDS, REQUEST_SOURCES } from "@tminus/store";
 import { z } from "zod";
 import { listEnvelope } from "./responses";
 
@@ -35,6 +35,14 @@ export const analyticsBucketSchema = z
       CLIENT_FAMILIES,
       "Views by email client family, inferred from the request (docs/analytics.md): Gmail's image proxy, Apple Mail (its privacy proxy included), Outlook, Yahoo, other (browsers, pages and embeds included).",
     ),
+    by_source: counts(
+      REQUEST_SOURCES,
+      "Views by who fetched them, inferred from the User-Agent (docs/analytics.md): `human` (the reader's own mail client or browser: the views without proxies and prefetches), `proxy` (a webmail image proxy fetching for a reader: Gmail, Yahoo, ...), `prefetch` (a privacy prefetch that fetches at delivery whether or not anyone reads: Apple Mail Privacy Protection). They add up to `views`.",
+    ),
+    human_unique_viewers: z.int().min(0).meta({
+      description:
+        "Distinct viewers in the bucket seen by at least one `human` view: the unique viewers without proxies and prefetches. At most `unique_viewers`.",
+    }),
   })
   .meta({ description: "Public views of one UTC hour or day." });
 

@@ -15,11 +15,22 @@ import { PAGE_LIMIT_MAX } from "../paging";
 /** Every error code of the specification, in its table's order. */
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
-const instant = () =>
+/** An instant as every answer shows it. */
+export const instant = () =>
   z.iso.datetime().meta({
     description: "ISO 8601 date-time in UTC with milliseconds.",
     examples: ["2026-11-27T08:00:00.000Z"],
   });
+
+/** The fields every resource starts with: its id and the kind of object it is. */
+export const resourceFields = <T extends string>(object: T) => ({
+  id: z.uuid(),
+  object: z.literal(object),
+});
+
+/** The answer of a DELETE: the id of what is gone. */
+export const deletedSchema = <T extends string>(object: T) =>
+  z.strictObject({ ...resourceFields(object), deleted: z.literal(true) });
 const requestId = () =>
   z.uuid().meta({
     description: "The request's id; the same value is in the X-Request-Id header.",
@@ -164,11 +175,7 @@ export const timerSchema = z
   .meta({ description: "A timer: its definition, status, revision and times." });
 
 /** The answer of DELETE /timers/{timer_id}. */
-export const deletedTimerSchema = z.strictObject({
-  id: z.uuid(),
-  object: z.literal("timer"),
-  deleted: z.literal(true),
-});
+export const deletedTimerSchema = deletedSchema("timer");
 
 /** `data` of GET /timers/{timer_id}/status. */
 export const timerStatusSchema = z
@@ -292,8 +299,7 @@ export const requestLogEntrySchema = z
 /** One item of GET /timers/{timer_id}/activity. */
 export const activityEntrySchema = z
   .strictObject({
-    id: z.uuid(),
-    object: z.literal("timer_activity"),
+    ...resourceFields("timer_activity"),
     timer_id: z.uuid(),
     action: z.string().meta({
       description:

@@ -55,13 +55,8 @@ export const destinationCreateSchema = z
   .meta({ description: "A new webhook destination." });
 
 /** PATCH /webhook-destinations/{destination_id}: the fields sent are replaced. */
-export const destinationUpdateSchema = z
-  .strictObject({
-    url: url.optional(),
-    description: description.optional(),
-    events: changeEvents.optional(),
-    enabled: enabled.optional(),
-  })
+export const destinationUpdateSchema = destinationCreateSchema
+  .partial()
   .meta({ description: "The fields to change; absent ones are kept." });
 
 /** POST /timers/{timer_id}/webhook-rules. */

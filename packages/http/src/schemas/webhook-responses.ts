@@ -4,18 +4,18 @@
 import { WEBHOOK_CHANGE_EVENTS, WEBHOOK_EVENT_TYPES } from "@tminus/store";
 import { RESPONSE_EXCERPT_BYTES } from "@tminus/webhooks";
 import { z } from "zod";
-import { dataEnvelope, listEnvelope, timerSchema } from "./responses";
+import {
+  dataEnvelope,
+  deletedSchema,
+  instant,
+  listEnvelope,
+  resourceFields,
+  timerSchema,
+} from "./responses";
 import { OFFSET_MAX } from "./webhook-requests";
 
-const instant = () =>
-  z.iso.datetime().meta({
-    description: "ISO 8601 date-time in UTC with milliseconds.",
-    examples: ["2026-11-27T08:00:00.000Z"],
-  });
-
 const destinationFields = {
-  id: z.uuid(),
-  object: z.literal("webhook_destination"),
+  ...resourceFields("webhook_destination"),
   url: z.string().meta({ description: "Where events are POSTed (normalised)." }),
   description: z.string().nullable(),
   events: z.array(z.enum(WEBHOOK_CHANGE_EVENTS)).meta({
@@ -56,8 +56,7 @@ export const webhookDestinationWithSecretSchema = z
 /** A rule on a timer. */
 export const webhookRuleSchema = z
   .strictObject({
-    id: z.uuid(),
-    object: z.literal("webhook_rule"),
+    ...resourceFields("webhook_rule"),
     timer_id: z.uuid(),
     destination_id: z.uuid(),
     events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
@@ -148,8 +147,7 @@ const attemptSchema = z
 /** A delivery: one event to one destination, with every attempt. */
 export const webhookDeliverySchema = z
   .strictObject({
-    id: z.uuid(),
-    object: z.literal("webhook_delivery"),
+    ...resourceFields("webhook_delivery"),
     event: z.strictObject({
       id: z.uuid().meta({ description: "The `webhook-id` header: the same on every attempt." }),
       type: z.enum(WEBHOOK_EVENT_TYPES),
@@ -176,9 +174,6 @@ export const webhookDeliverySchema = z
   })
   .meta({ description: "One event sent to one destination, attempt by attempt." });
 
-const deleted = (object: string) =>
-  z.strictObject({ id: z.uuid(), object: z.literal(object), deleted: z.literal(true) });
-
 /** Response shapes of the webhook routes and the event payload. */
 export const WEBHOOK_RESPONSE_SCHEMAS = {
   WebhookDestination: webhookDestinationSchema,
@@ -188,10 +183,10 @@ export const WEBHOOK_RESPONSE_SCHEMAS = {
   WebhookDestinationResponse: dataEnvelope(webhookDestinationSchema),
   WebhookDestinationSecretResponse: dataEnvelope(webhookDestinationWithSecretSchema),
   WebhookDestinationList: listEnvelope(webhookDestinationSchema),
-  DeletedWebhookDestinationResponse: dataEnvelope(deleted("webhook_destination")),
+  DeletedWebhookDestinationResponse: dataEnvelope(deletedSchema("webhook_destination")),
   WebhookRuleResponse: dataEnvelope(webhookRuleSchema),
   WebhookRuleList: listEnvelope(webhookRuleSchema),
-  DeletedWebhookRuleResponse: dataEnvelope(deleted("webhook_rule")),
+  DeletedWebhookRuleResponse: dataEnvelope(deletedSchema("webhook_rule")),
   WebhookDeliveryResponse: dataEnvelope(webhookDeliverySchema),
   WebhookDeliveryList: listEnvelope(webhookDeliverySchema),
 };

@@ -64,5 +64,7 @@ function fromFetchRequest(request: Request): ApiRequest {
 }
 
 function toFetchResponse(res: ApiResponse): Response {
-  return new Response(res.body as BodyInit, { status: res.status, headers: res.headers });
+  // A 204 or 304 has no body; the Response constructor refuses even an empty one.
+  const body = res.status === 204 || res.status === 304 ? null : (res.body as BodyInit);
+  return new Response(body, { status: res.status, headers: res.headers });
 }

@@ -2,22 +2,12 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createCursorCodec } from "../../src/cursor";
-import { ApiError } from "../../src/errors";
 import { cursorBinding, keysetPage, PAGE_LIMIT_DEFAULT, readListQuery } from "../../src/paging";
+import { errorOf } from "./_errors";
 
 const SECRET = "cursor-secret-for-tests";
 const codec = createCursorCodec(SECRET);
 const INVALID = "cursor is not valid: pass page.next_cursor from the previous response unchanged";
-
-function errorOf(run: () => unknown): ApiError {
-  try {
-    run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
-  }
-  throw new Error("expected an ApiError");
-}
 
 /** A token sealed as the service would seal it: anyone holding the secret can make one. */
 function sealed(payload: unknown): string {

@@ -15,6 +15,17 @@ export const CLIENT_FAMILIES = ["gmail", "apple_mail", "outlook", "yahoo", "othe
 /** One email client family. */
 export type ClientFamily = (typeof CLIENT_FAMILIES)[number];
 
+/**
+ * Who fetched a public view (docs/analytics.md, "Human opens, proxies and prefetches"): a
+ * person's own client, an image proxy fetching for a person who opened the message (Gmail,
+ * Yahoo, ...), or a privacy prefetch that fetches whether or not anyone reads (Apple Mail
+ * Privacy Protection).
+ */
+export const REQUEST_SOURCES = ["human", "proxy", "prefetch"] as const;
+
+/** One request source. */
+export type RequestSource = (typeof REQUEST_SOURCES)[number];
+
 /** Granularities of the analytics buckets. */
 export type AnalyticsGranularity = "hour" | "day";
 
@@ -28,6 +39,8 @@ export interface RenderViewCount {
   kind: RenderKind;
   client: ClientFamily;
   views: number;
+  /** Who fetched these views; absent: `human`. Counts of each source add up apart. */
+  source?: RequestSource;
 }
 
 /**
@@ -45,6 +58,8 @@ export interface RenderViewerMark {
   viewer: string;
   /** Bit h (0 to 23) set: seen in hour h of the day. */
   hours: number;
+  /** The bits of `hours` in which a human open (not a proxy or prefetch) saw it; absent: all. */
+  human_hours?: number;
 }
 
 /** A page of analytics buckets of one timer, or of every timer of the environment. */
@@ -72,13 +87,18 @@ export interface RenderAnalyticsBucket {
   unique_viewers: number;
   by_kind: Record<RenderKind, number>;
   by_client: Record<ClientFamily, number>;
+  /** The views by who fetched them; `human` is the views without proxies and prefetches. */
+  by_source: Record<RequestSource, number>;
+  /** Distinct viewers seen by at least one human open in the bucket. */
+  human_unique_viewers: number;
 }
 
 /** Counts of public views, unique viewers, and the daily salt their hashes use. */
 export interface AnalyticsStore {
   /**
    * Adds view counts and viewer marks in one transaction: counts of the same (timer, hour,
-   * kind, client) add up, marks of the same (timer, day, viewer) OR their hours. The caller
+   * kind, client) add up (per source), marks of the same (timer, day, viewer) OR their hours
+   * (and their human hours). The caller
    * batches (counts are kept in memory and written every ~100 ms).
    */
   recordRenderViews(input: {

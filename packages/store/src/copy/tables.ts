@@ -263,12 +263,22 @@ export const COPY_TABLES: readonly CopyTable[] = [
       t("account_id"),
       t("environment"),
       i("views"),
+      i("proxy_views"),
+      i("prefetch_views"),
     ],
   ),
   table(
     "render_viewers",
     ["timer_id", "day", "viewer"],
-    [t("timer_id"), i("day"), t("viewer"), t("account_id"), t("environment"), i("hours")],
+    [
+      t("timer_id"),
+      i("day"),
+      t("viewer"),
+      t("account_id"),
+      t("environment"),
+      i("hours"),
+      i("human_hours"),
+    ],
   ),
   table("analytics_salts", ["day"], [i("day"), t("salt")]),
   table(

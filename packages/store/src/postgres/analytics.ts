@@ -1,4 +1,4 @@
-import { sumBuckets } from "../_analytics-buckets";
+import { sourceViews, sumBuckets } from "../_analytics-buckets";
 import type {
   AnalyticsStore,
   ClientFamily,
@@ -9,6 +9,9 @@ import type {
 } from "../contract";
 import type { Db } from "./_db";
 import { ms, Params } from "./_sql";
+
+/** A count with its source's views in the columns they are stored in. */
+type SourcedCount = RenderViewCount & { proxy_views: number; prefetch_views: number };
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -54,38 +57,51 @@ export function createPostgresAnalyticsStore(db: Db): AnalyticsStore {
   };
   return {
     async recordRenderViews(input) {
-      const counts = merged<RenderViewCount>(
-        input.counts,
+      const counts = merged<SourcedCount>(
+        input.counts.map((c) => {
+          const { proxy, prefetch } = sourceViews(c);
+          return { ...c, proxy_views: proxy, prefetch_views: prefetch };
+        }),
         (c) => `${c.timer_id}|${c.hour}|${c.kind}|${c.client}`,
         (into, c) => {
           into.views += c.views;
+          into.proxy_views += c.proxy_views;
+          into.prefetch_views += c.prefetch_views;
         },
       );
-      const viewers = merged<RenderViewerMark>(
-        input.viewers,
+      const viewers = merged<Required<RenderViewerMark>>(
+        input.viewers.map((v) => ({ ...v, human_hours: v.human_hours ?? v.hours })),
         (v) => `${v.timer_id}|${v.day}|${v.viewer}`,
         (into, v) => {
           into.hours |= v.hours;
+          into.human_hours |= v.human_hours;
         },
       );
       if (counts.length === 0 && viewers.length === 0) return;
       const p = new Params();
       const sql = `WITH counted AS (
-          INSERT INTO render_views (timer_id, hour, kind, client, account_id, environment, views)
+          INSERT INTO render_views
+            (timer_id, hour, kind, client, account_id, environment, views, proxy_views, prefetch_views)
           SELECT * FROM unnest(${p.texts(counts.map((c) => c.timer_id))}, ${p.bigs(counts.map((c) => c.hour))},
             ${p.texts(counts.map((c) => c.kind))}, ${p.texts(counts.map((c) => c.client))},
             ${p.texts(counts.map((c) => c.account_id))}, ${p.texts(counts.map((c) => c.environment))},
-            ${p.bigs(counts.map((c) => c.views))})
+            ${p.bigs(counts.map((c) => c.views))}, ${p.bigs(counts.map((c) => c.proxy_views))},
+            ${p.bigs(counts.map((c) => c.prefetch_views))})
           ON CONFLICT (timer_id, hour, kind, client)
-            DO UPDATE SET views = render_views.views + excluded.views
+            DO UPDATE SET views = render_views.views + excluded.views,
+              proxy_views = render_views.proxy_views + excluded.proxy_views,
+              prefetch_views = render_views.prefetch_views + excluded.prefetch_views
         )
-        INSERT INTO render_viewers (timer_id, day, viewer, account_id, environment, hours)
-        SELECT t, d, v, a, e, h::integer FROM unnest(${p.texts(viewers.map((v) => v.timer_id))},
+        INSERT INTO render_viewers (timer_id, day, viewer, account_id, environment, hours, human_hours)
+        SELECT t, d, v, a, e, h::integer, u::integer FROM unnest(${p.texts(viewers.map((v) => v.timer_id))},
           ${p.bigs(viewers.map((v) => v.day))}, ${p.texts(viewers.map((v) => v.viewer))},
           ${p.texts(viewers.map((v) => v.account_id))}, ${p.texts(viewers.map((v) => v.environment))},
-          ${p.bigs(viewers.map((v) => v.hours))}) AS x (t, d, v, a, e, h)
-        ON CONFLICT (timer_id, day, viewer) DO UPDATE SET hours = render_viewers.hours | excluded.hours
-        WHERE (render_viewers.hours | excluded.hours) <> render_viewers.hours`;
+          ${p.bigs(viewers.map((v) => v.hours))}, ${p.bigs(viewers.map((v) => v.human_hours))})
+          AS x (t, d, v, a, e, h, u)
+        ON CONFLICT (timer_id, day, viewer) DO UPDATE SET hours = render_viewers.hours | excluded.hours,
+          human_hours = render_viewers.human_hours | excluded.human_hours
+        WHERE (render_viewers.hours | excluded.hours) <> render_viewers.hours
+          OR (render_viewers.human_hours | excluded.human_hours) <> render_viewers.human_hours`;
       // A transaction of one statement: a deadlock with another writer is retried by `Db`.
       await db.transaction(async (query) => {
         await query(sql, p.values);
@@ -105,12 +121,15 @@ export function createPostgresAnalyticsStore(db: Db): AnalyticsStore {
         kind: RenderKind;
         client: ClientFamily;
         views: string;
+        proxy_views: string;
+        prefetch_views: string;
       }>(
         `WITH page AS (
            SELECT DISTINCT (hour / ${s}) * ${s} AS bucket FROM render_views
            WHERE ${scope} AND ${range} ORDER BY bucket LIMIT ${p.int(q.limit)}
          )
-         SELECT (hour / ${s}) * ${s} AS bucket, kind, client, sum(views)::bigint AS views
+         SELECT (hour / ${s}) * ${s} AS bucket, kind, client, sum(views)::bigint AS views,
+           sum(proxy_views)::bigint AS proxy_views, sum(prefetch_views)::bigint AS prefetch_views
          FROM render_views
          WHERE ${scope} AND ${range} AND (hour / ${s}) * ${s} IN (SELECT bucket FROM page)
          GROUP BY 1, kind, client`,
@@ -122,6 +141,8 @@ export function createPostgresAnalyticsStore(db: Db): AnalyticsStore {
           kind: r.kind,
           client: r.client,
           views: ms(r.views),
+          proxy_views: ms(r.proxy_views),
+          prefetch_views: ms(r.prefetch_views),
         })),
       );
       const starts = [...buckets.keys()].sort((a, b) => a - b);
@@ -132,18 +153,26 @@ export function createPostgresAnalyticsStore(db: Db): AnalyticsStore {
       const uniques =
         q.granularity === "hour"
           ? // Hour n of a day row counts when bit n is set.
-            `SELECT day + n * ${HOUR_MS} AS bucket, count(DISTINCT viewer)::bigint AS viewers
+            `SELECT day + n * ${HOUR_MS} AS bucket, count(DISTINCT viewer)::bigint AS viewers,
+               count(DISTINCT viewer) FILTER (WHERE (human_hours >> n) & 1 = 1)::bigint AS humans
              FROM render_viewers, generate_series(0, 23) AS n
              WHERE ${uScope} AND day >= ${u.big(starts[0]! - (starts[0]! % DAY_MS))}
                AND day <= ${u.big(starts.at(-1)! - (starts.at(-1)! % DAY_MS))}
                AND (hours >> n) & 1 = 1 AND day + n * ${HOUR_MS} = ANY (${list})
              GROUP BY 1`
-          : `SELECT day AS bucket, count(DISTINCT viewer)::bigint AS viewers FROM render_viewers
+          : `SELECT day AS bucket, count(DISTINCT viewer)::bigint AS viewers,
+               count(DISTINCT viewer) FILTER (WHERE human_hours <> 0)::bigint AS humans FROM render_viewers
              WHERE ${uScope} AND day = ANY (${list}) GROUP BY day`;
-      const counted = await db.query<{ bucket: string; viewers: string }>(uniques, u.values);
+      const counted = await db.query<{ bucket: string; viewers: string; humans: string }>(
+        uniques,
+        u.values,
+      );
       for (const row of counted.rows) {
         const b = buckets.get(ms(row.bucket));
-        if (b) b.unique_viewers = ms(row.viewers);
+        if (b) {
+          b.unique_viewers = ms(row.viewers);
+          b.human_unique_viewers = ms(row.humans);
+        }
       }
       return starts.map((start) => buckets.get(start)!);
     },

@@ -1,8 +1,5 @@
-import type { HousekeepingStore } from "../contract";
+import type { HousekeepingQueries } from "../shared/queries";
 import type { Db } from "./_db";
-
-/** Service secrets and purging. */
-export type HousekeepingQueries = Pick<HousekeepingStore, "getOrCreateSecret" | "purge">;
 
 /** Settled webhook deliveries deleted per statement by the retention purge. */
 const PURGE_BATCH = 500;

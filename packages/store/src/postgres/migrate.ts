@@ -1,4 +1,4 @@
-import type { Migration } from "../sqlite/migrations";
+import type { Migration } from "../shared/migration";
 import { POSTGRES_MIGRATIONS } from "./migrations";
 import { type PgPool, PostgresStoreError } from "./pool";
 

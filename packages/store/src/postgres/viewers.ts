@@ -1,10 +1,7 @@
-import type { ViewerStore } from "../contract";
+import type { ViewerQueries } from "../shared/queries";
 import type { Db } from "./_db";
-import { TIMER_COLUMNS, type TimerRow, toTimer } from "./_rows";
+import { fromRow, TIMER_COLUMNS, type TimerRow } from "./_rows";
 import { ms } from "./_sql";
-
-/** The public-route methods of the store. */
-export type ViewerQueries = Pick<ViewerStore, "findTimerById" | "recordFirstView">;
 
 /**
  * Insert-or-get in one statement: the first writer wins. A repeat view finds the row in the
@@ -45,7 +42,7 @@ export function createViewerQueries(db: Db): ViewerQueries {
         `SELECT ${TIMER_COLUMNS} FROM timers WHERE id = $1 AND deleted_at IS NULL`,
         [id],
       );
-      return rows[0] ? toTimer(rows[0]) : null;
+      return rows[0] ? fromRow.timer(rows[0]) : null;
     },
     recordFirstView({ timer_id, viewer, now }) {
       const key = JSON.stringify([timer_id, viewer]);

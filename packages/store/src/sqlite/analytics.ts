@@ -1,4 +1,4 @@
-import { sumBuckets } from "../_analytics-buckets";
+import { sourceViews, sumBuckets } from "../_analytics-buckets";
 import type { AnalyticsStore, ClientFamily, RenderKind } from "../contract";
 import type { GroupWrite } from "./_group-commit";
 import type { SqliteDatabase } from "./database";
@@ -9,16 +9,20 @@ const DAY_MS = 86_400_000;
 /** Render counts, viewer sets and daily salts, over statements prepared once. */
 export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite): AnalyticsStore {
   const addCount = db.prepare(
-    `INSERT INTO render_views (timer_id, hour, kind, client, account_id, environment, views)
-     VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (timer_id, hour, kind, client) DO UPDATE SET views = views + excluded.views`,
+    `INSERT INTO render_views
+       (timer_id, hour, kind, client, account_id, environment, views, proxy_views, prefetch_views)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (timer_id, hour, kind, client) DO UPDATE SET views = views + excluded.views,
+       proxy_views = proxy_views + excluded.proxy_views,
+       prefetch_views = prefetch_views + excluded.prefetch_views`,
   );
   // A repeat viewer in an hour already marked writes nothing (the WHERE skips the update).
   const markViewer = db.prepare(
-    `INSERT INTO render_viewers (timer_id, day, viewer, account_id, environment, hours)
-     VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (timer_id, day, viewer) DO UPDATE SET hours = hours | excluded.hours
-     WHERE (hours | excluded.hours) <> hours`,
+    `INSERT INTO render_viewers (timer_id, day, viewer, account_id, environment, hours, human_hours)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (timer_id, day, viewer) DO UPDATE
+       SET hours = hours | excluded.hours, human_hours = human_hours | excluded.human_hours
+     WHERE (hours | excluded.hours) <> hours OR (human_hours | excluded.human_hours) <> human_hours`,
   );
   const readSalt = db.prepare("SELECT salt FROM analytics_salts WHERE day = ?");
   const insertSalt = db.prepare("INSERT OR IGNORE INTO analytics_salts (day, salt) VALUES (?, ?)");
@@ -40,7 +44,8 @@ export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite
        WHERE ${scope(timer)} AND hour >= @from AND hour < @to AND hour >= @after_end
        ORDER BY bucket LIMIT @limit
      )
-     SELECT (hour - hour % @size) AS bucket, kind, client, sum(views) AS views
+     SELECT (hour - hour % @size) AS bucket, kind, client, sum(views) AS views,
+       sum(proxy_views) AS proxy_views, sum(prefetch_views) AS prefetch_views
      FROM render_views
      WHERE ${scope(timer)} AND hour >= @from AND hour < @to AND hour >= @after_end
        AND (hour - hour % @size) IN (SELECT bucket FROM page)
@@ -48,13 +53,15 @@ export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite
   // Hour h of a day row counts when bit h is set; a day counts every row.
   const hourUniquesSql = (timer: boolean) =>
     `WITH RECURSIVE h(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM h WHERE n < 23)
-     SELECT day + n * ${HOUR_MS} AS bucket, count(DISTINCT viewer) AS viewers
+     SELECT day + n * ${HOUR_MS} AS bucket, count(DISTINCT viewer) AS viewers,
+       count(DISTINCT CASE WHEN (human_hours >> n) & 1 = 1 THEN viewer END) AS humans
      FROM render_viewers, h
      WHERE ${scope(timer)} AND day >= @first_day AND day <= @last_day AND (hours >> n) & 1 = 1
        AND day + n * ${HOUR_MS} IN (SELECT value FROM json_each(@buckets))
      GROUP BY bucket`;
   const dayUniquesSql = (timer: boolean) =>
-    `SELECT day AS bucket, count(DISTINCT viewer) AS viewers FROM render_viewers
+    `SELECT day AS bucket, count(DISTINCT viewer) AS viewers,
+       count(DISTINCT CASE WHEN human_hours <> 0 THEN viewer END) AS humans FROM render_viewers
      WHERE ${scope(timer)} AND day IN (SELECT value FROM json_each(@buckets))
      GROUP BY day`;
   const statements = {
@@ -68,10 +75,22 @@ export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite
       if (counts.length === 0 && viewers.length === 0) return;
       await write(() => {
         for (const c of counts) {
-          addCount.run(c.timer_id, c.hour, c.kind, c.client, c.account_id, c.environment, c.views);
+          const { proxy, prefetch } = sourceViews(c);
+          addCount.run(
+            c.timer_id,
+            c.hour,
+            c.kind,
+            c.client,
+            c.account_id,
+            c.environment,
+            c.views,
+            proxy,
+            prefetch,
+          );
         }
         for (const v of viewers) {
-          markViewer.run(v.timer_id, v.day, v.viewer, v.account_id, v.environment, v.hours);
+          const human = v.human_hours ?? v.hours;
+          markViewer.run(v.timer_id, v.day, v.viewer, v.account_id, v.environment, v.hours, human);
         }
       });
     },
@@ -94,6 +113,8 @@ export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite
         kind: RenderKind;
         client: ClientFamily;
         views: number;
+        proxy_views: number;
+        prefetch_views: number;
       }[];
       const buckets = sumBuckets(rows.map((r) => ({ ...r, start: r.bucket })));
       const starts = [...buckets.keys()].sort((a, b) => a - b);
@@ -114,10 +135,13 @@ export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite
               ...(t ? { timer_id: query.timer_id } : {}),
               buckets: JSON.stringify(starts),
             })
-      ) as { bucket: number; viewers: number }[];
+      ) as { bucket: number; viewers: number; humans: number }[];
       for (const u of uniques) {
         const b = buckets.get(u.bucket);
-        if (b) b.unique_viewers = u.viewers;
+        if (b) {
+          b.unique_viewers = u.viewers;
+          b.human_unique_viewers = u.humans;
+        }
       }
       return starts.map((s) => buckets.get(s)!);
     },

@@ -1,8 +1,6 @@
-import type { PurgeInput, Store } from "../contract";
+import type { PurgeInput } from "../contract";
+import type { HousekeepingQueries } from "../shared/queries";
 import type { SqliteDatabase } from "./database";
-
-/** Service secrets and purging, over statements prepared once. */
-export type HousekeepingQueries = Pick<Store, "getOrCreateSecret" | "purge">;
 
 /** Settled webhook deliveries deleted per transaction by the retention purge. */
 const PURGE_BATCH = 500;

@@ -1,10 +1,7 @@
-import type { Store } from "../contract";
+import type { ViewerQueries } from "../shared/queries";
 import type { GroupWrite } from "./_group-commit";
-import { TIMER_COLUMNS, type TimerRow, toTimer } from "./_rows";
+import { fromRow, TIMER_COLUMNS, type TimerRow } from "./_rows";
 import type { SqliteDatabase } from "./database";
-
-/** The public-route methods of the store. */
-export type ViewerQueries = Pick<Store, "findTimerById" | "recordFirstView">;
 
 /** Prepares the public lookups and the first-view record. */
 export function createViewerQueries(db: SqliteDatabase, write: GroupWrite): ViewerQueries {
@@ -21,7 +18,7 @@ export function createViewerQueries(db: SqliteDatabase, write: GroupWrite): View
   return {
     async findTimerById(id) {
       const row = byId.get(id) as TimerRow | undefined;
-      return row ? toTimer(row) : null;
+      return row ? fromRow.timer(row) : null;
     },
     async recordFirstView({ timer_id, viewer, now }) {
       // Most views are repeat views: answer those from a read, without a write.

@@ -37,8 +37,22 @@ function count(
   return { ...scope, hour, kind: "gif", client: "gmail", views, ...over };
 }
 
-function mark(scope: Scope, day: number, viewer: string, hours: number[]): RenderViewerMark {
-  return { ...scope, day, viewer, hours: hours.reduce((bits, h) => bits | (1 << h), 0) };
+const bits = (hours: number[]) => hours.reduce((set, h) => set | (1 << h), 0);
+
+function mark(
+  scope: Scope,
+  day: number,
+  viewer: string,
+  hours: number[],
+  humanHours?: number[],
+): RenderViewerMark {
+  return {
+    ...scope,
+    day,
+    viewer,
+    hours: bits(hours),
+    ...(humanHours === undefined ? {} : { human_hours: bits(humanHours) }),
+  };
 }
 
 function list(store: Store, scope: Partial<Scope> & { account_id: string }, over = {}) {
@@ -117,6 +131,60 @@ export function analyticsTests(ctx: SuiteContext): void {
         [0, 2],
         [DAY, 1],
       ]);
+    });
+
+    it("adds views up per source, and counts human viewers from their human hours", async () => {
+      const scope = await scopeOf(ctx.store, await newAccount(ctx.store));
+      await ctx.store.recordRenderViews({
+        counts: [
+          count(scope, D0 + 9 * HOUR, 3, { source: "prefetch", client: "apple_mail" }),
+          count(scope, D0 + 9 * HOUR, 2, { source: "human", client: "apple_mail" }),
+          count(scope, D0 + 9 * HOUR, 4, { source: "proxy" }),
+          // No source: a human open (what callers that predate sources write).
+          count(scope, D0 + 10 * HOUR, 1),
+        ],
+        viewers: [
+          // Prefetched at 9, opened by its reader at 10.
+          mark(scope, D0, "mpp", [9, 10], [10]),
+          mark(scope, D0, "gmail", [9], []),
+          mark(scope, D0, "plain", [9]),
+        ],
+      });
+      // Later batches OR the human hours in, even when the hours are already known.
+      await ctx.store.recordRenderViews({
+        counts: [count(scope, D0 + 9 * HOUR, 1, { source: "prefetch", client: "apple_mail" })],
+        viewers: [mark(scope, D0, "gmail", [9], [9])],
+      });
+      const hours = await list(ctx.store, scope);
+      expect(
+        hours.map((b) => [
+          b.start - D0,
+          b.views,
+          b.by_source,
+          b.unique_viewers,
+          b.human_unique_viewers,
+        ]),
+      ).toEqual([
+        [9 * HOUR, 10, { human: 2, proxy: 4, prefetch: 4 }, 3, 2],
+        [10 * HOUR, 1, { human: 1, proxy: 0, prefetch: 0 }, 1, 1],
+      ]);
+      // The kind and client sums still hold every source.
+      expect(hours[0]!.by_client.apple_mail).toBe(6);
+      const days = await list(ctx.store, scope, { granularity: "day" });
+      expect(days.map((b) => [b.by_source, b.unique_viewers, b.human_unique_viewers])).toEqual([
+        [{ human: 3, proxy: 4, prefetch: 4 }, 3, 3],
+      ]);
+    });
+
+    it("counts a viewer only ever fetched by machines in the unique viewers, not the human ones", async () => {
+      const scope = await scopeOf(ctx.store, await newAccount(ctx.store));
+      await ctx.store.recordRenderViews({
+        counts: [count(scope, D0 + 8 * HOUR, 1, { source: "prefetch" })],
+        viewers: [mark(scope, D0, "mpp", [8], [])],
+      });
+      const [day] = await list(ctx.store, scope, { granularity: "day" });
+      expect([day!.unique_viewers, day!.human_unique_viewers]).toEqual([1, 0]);
+      expect(day!.by_source).toEqual({ human: 0, proxy: 0, prefetch: 1 });
     });
 
     it("keeps accounts and environments apart, and totals an environment across its timers", async () => {

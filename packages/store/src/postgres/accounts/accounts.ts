@@ -1,26 +1,23 @@
-import type { AccountStore } from "../../contract";
+import type { AccountQueries } from "../../shared/queries";
 import type { Db } from "../_db";
 import { mapConstraintError } from "../_errors";
 import { bumpCte } from "../_generations";
-import { ACCOUNT_COLUMNS, type AccountRow, toAccount } from "../_rows";
-
-/** The account methods of the store. */
-export type AccountQueries = Pick<
-  AccountStore,
-  | "createAccount"
-  | "getAccount"
-  | "findAccountByName"
-  | "listAccounts"
-  | "setAccountStatus"
-  | "setAccountPlan"
->;
+import { ACCOUNT_COLUMNS, type AccountRow, fromRow } from "../_rows";
 
 /** The account methods: one statement each. */
 export function createAccountQueries(db: Db): AccountQueries {
   const one = async (sql: string, values: unknown[]) => {
     const { rows } = await db.query<AccountRow>(sql, values);
-    return rows[0] ? toAccount(rows[0]) : null;
+    return rows[0] ? fromRow.account(rows[0]) : null;
   };
+  /** `column` is one of two fixed names, never a caller's string. */
+  const set = (column: "status" | "plan", value: string, id: string) =>
+    one(
+      `WITH a AS (UPDATE accounts SET ${column} = $1 WHERE id = $2 RETURNING ${ACCOUNT_COLUMNS}),
+         gen AS (${bumpCte("auth", "a")})
+       SELECT * FROM a`,
+      [value, id],
+    );
   return {
     async createAccount({ id, name, plan, now }) {
       try {
@@ -42,22 +39,10 @@ export function createAccountQueries(db: Db): AccountQueries {
       const { rows } = await db.query<AccountRow>(
         `SELECT ${ACCOUNT_COLUMNS} FROM accounts ORDER BY name, id`,
       );
-      return rows.map(toAccount);
+      return rows.map(fromRow.account);
     },
     // Cached keys carry their account's status and plan: both move the auth generation.
-    setAccountStatus: (id, status) =>
-      one(
-        `WITH a AS (UPDATE accounts SET status = $1 WHERE id = $2 RETURNING ${ACCOUNT_COLUMNS}),
-           gen AS (${bumpCte("auth", "a")})
-         SELECT * FROM a`,
-        [status, id],
-      ),
-    setAccountPlan: (id, plan) =>
-      one(
-        `WITH a AS (UPDATE accounts SET plan = $1 WHERE id = $2 RETURNING ${ACCOUNT_COLUMNS}),
-           gen AS (${bumpCte("auth", "a")})
-         SELECT * FROM a`,
-        [plan, id],
-      ),
+    setAccountStatus: (id, status) => set("status", status, id),
+    setAccountPlan: (id, plan) => set("plan", plan, id),
   };
 }

@@ -1,23 +1,13 @@
-import { type AccountStore, StoreError } from "../../contract";
+import { StoreError } from "../../contract";
+import type { ApiKeyQueries } from "../../shared/queries";
+import type { KeyRow, KeyWithAccountRow } from "../../shared/rows";
+import { replacementKeyValues } from "../../shared/values";
+import { lockAccount } from "../_account-lock";
 import type { Db } from "../_db";
 import { mapConstraintError } from "../_errors";
 import { bumpCte } from "../_generations";
-import { KEY_COLUMNS, type KeyRow, toKey } from "../_rows";
+import { fromRow, KEY_COLUMNS, KEY_WITH_ACCOUNT } from "../_rows";
 import { ms } from "../_sql";
-
-/** The API-key methods of the store. */
-export type ApiKeyQueries = Pick<
-  AccountStore,
-  "createApiKey" | "findApiKeyByHash" | "listApiKeys" | "revokeApiKey" | "rollApiKey"
->;
-
-/** A key joined with its account, as the per-request lookup reads it. */
-interface KeyWithAccountRow extends KeyRow {
-  account_name: string;
-  account_plan: string;
-  account_status: "active" | "suspended";
-  account_created_at: string | number;
-}
 
 /** The key methods. Creating is a short transaction; everything else is one statement. */
 export function createApiKeyQueries(db: Db): ApiKeyQueries {
@@ -25,16 +15,9 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
     async createApiKey(input) {
       try {
         return await db.transaction(async (query) => {
-          // Serialise key creation per account: a row lock on the account (NO KEY UPDATE does
-          // not block the foreign-key checks of the account's other inserts), never a table
-          // lock. The count below then runs in a new snapshot that sees every committed key.
-          const { rows: locked } = await query(
-            "SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE",
-            [input.account_id],
-          );
-          if (locked.length === 0) {
-            throw new StoreError("not_found", "API key refers to an account that does not exist");
-          }
+          // Serialise key creation per account. The count below then runs in a new snapshot
+          // that sees every committed key.
+          await lockAccount(query, input.account_id, "API key");
           const { rows } = await query<KeyRow & { live: number }>(
             `WITH live AS (
                SELECT count(*)::int AS live FROM api_keys
@@ -69,7 +52,7 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
             );
           }
           const { live: _, ...key } = row;
-          return toKey(key);
+          return fromRow.key(key);
         });
       } catch (error) {
         throw mapConstraintError(error, "API key");
@@ -77,37 +60,10 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
     },
     // Hot path (every API request): one unique-index probe and a primary-key join.
     async findApiKeyByHash(hash) {
-      const { rows } = await db.query<KeyWithAccountRow>(
-        `SELECT k.id, k.account_id, k.environment, k.prefix, k.hash, k.scopes, k.created_at,
-           k.revoked_at, k.expires_at, k.name, a.name AS account_name, a.plan AS account_plan,
-           a.status AS account_status, a.created_at AS account_created_at
-         FROM api_keys k JOIN accounts a ON a.id = k.account_id
-         WHERE k.hash = $1 AND k.revoked_at IS NULL`,
-        [hash],
-      );
-      const row = rows[0];
-      if (!row) return null;
-      return {
-        key: toKey({
-          id: row.id,
-          account_id: row.account_id,
-          environment: row.environment,
-          prefix: row.prefix,
-          hash: row.hash,
-          scopes: row.scopes,
-          created_at: row.created_at,
-          revoked_at: row.revoked_at,
-          expires_at: row.expires_at,
-          name: row.name,
-        }),
-        account: {
-          id: row.account_id,
-          name: row.account_name,
-          plan: row.account_plan,
-          status: row.account_status,
-          created_at: ms(row.account_created_at),
-        },
-      };
+      const { rows } = await db.query<KeyWithAccountRow>(`${KEY_WITH_ACCOUNT} AND k.hash = $1`, [
+        hash,
+      ]);
+      return rows[0] ? fromRow.keyWithAccount(rows[0]) : null;
     },
     async listApiKeys(account_id, environment) {
       const { rows } = environment
@@ -121,7 +77,7 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
              ORDER BY created_at DESC, id DESC`,
             [account_id],
           );
-      return rows.map(toKey);
+      return rows.map(fromRow.key);
     },
     async revokeApiKey(input) {
       // One statement: lock the live matches, revoke only when exactly one matched. A revoke
@@ -154,7 +110,7 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
           `"${input.id_or_prefix}" matches ${matches} live keys; revoke by id`,
         );
       }
-      return toKey(row as KeyRow);
+      return fromRow.key(row as KeyRow);
     },
     async rollApiKey(input) {
       try {
@@ -190,24 +146,15 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
              SELECT * FROM k`,
             [input.expires_at, row.id],
           );
-          const rolled = toKey(ended[0]!);
+          const rolled = fromRow.key(ended[0]!);
           const next = input.replacement(rolled);
           const { rows: inserted } = await query<KeyRow>(
             `INSERT INTO api_keys (${KEY_COLUMNS})
              VALUES ($1, $2, $3, $4, $5, $6::text[], $7::bigint, NULL, NULL, $8)
              RETURNING ${KEY_COLUMNS}`,
-            [
-              next.id,
-              row.account_id,
-              row.environment,
-              next.prefix,
-              next.hash,
-              row.scopes,
-              input.now,
-              row.name,
-            ],
+            replacementKeyValues(next, row, input.now),
           );
-          return { rolled, replacement: toKey(inserted[0]!) };
+          return { rolled, replacement: fromRow.key(inserted[0]!) };
         });
       } catch (error) {
         throw mapConstraintError(error, "API key");

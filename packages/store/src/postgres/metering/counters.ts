@@ -1,15 +1,7 @@
-import type {
-  MeteringStore,
-  RateGrant,
-  ReserveRequestsInput,
-  UsageIncrement,
-  UsageMetric,
-} from "../../contract";
+import type { RateGrant, ReserveRequestsInput, UsageIncrement, UsageMetric } from "../../contract";
+import type { MeteringQueries } from "../../shared/queries";
 import type { Db } from "../_db";
 import { ms } from "../_sql";
-
-/** The metering methods of the store. */
-export type MeteringQueries = Pick<MeteringStore, "reserveRequests" | "addUsage" | "getUsage">;
 
 /** How many (bucket, window) rows this process remembers creating; cleared when full. */
 const KNOWN_WINDOWS_MAX = 10_000;

@@ -1,13 +1,7 @@
-import type { MeteringStore } from "../../contract";
+import type { RequestLogQueries } from "../../shared/queries";
 import type { Db } from "../_db";
-import { REQUEST_LOG_COLUMNS, type RequestLogRow, toRequestLogEntry } from "../_rows";
+import { fromRow, REQUEST_LOG_COLUMNS, type RequestLogRow } from "../_rows";
 import { Params } from "../_sql";
-
-/** The request-log methods of the store. */
-export type RequestLogQueries = Pick<
-  MeteringStore,
-  "logRequests" | "listRequestLog" | "countRequestsByDay"
->;
 
 /** The request-log methods: a batch is one INSERT (one transaction), a page one SELECT. */
 export function createRequestLogQueries(db: Db): RequestLogQueries {
@@ -71,7 +65,7 @@ export function createRequestLogQueries(db: Db): RequestLogQueries {
          ORDER BY created_at DESC, id DESC LIMIT ${p.int(query.limit)}`,
         p.values,
       );
-      return rows.map(toRequestLogEntry);
+      return rows.map(fromRow.requestLogEntry);
     },
   };
 }

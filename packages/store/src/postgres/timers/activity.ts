@@ -1,4 +1,5 @@
-import type { ActivityEntry, TimerStore } from "../../contract";
+import type { ActivityEntry } from "../../contract";
+import type { ActivityQueries } from "../../shared/queries";
 import type { Db } from "../_db";
 import { ms, type Params } from "../_sql";
 
@@ -18,9 +19,6 @@ export function activityCte(p: Params, e: ActivityEntry, source: string): string
     FROM ${source}
   )`;
 }
-
-/** The activity read method of the store. */
-export type ActivityQueries = Pick<TimerStore, "listActivity">;
 
 /** `listActivity`: one index range of `timer_activity_page`, newest revision first. */
 export function createActivityQueries(db: Db): ActivityQueries {

@@ -1,5 +1,4 @@
 import type {
-  ActivityEntry,
   ChangeTimerInput,
   ChangeTimerOutcome,
   CreateTimerInput,
@@ -7,19 +6,13 @@ import type {
   StoredResponse,
   TimerRecord,
   TimerSort,
-  TimerStore,
 } from "../../contract";
+import type { TimerQueries } from "../../shared/queries";
+import { applyTimerChange, asStored } from "../../shared/timer-change";
 import { type Db, type Query, rollback } from "../_db";
 import { mapConstraintError } from "../_errors";
 import { bumpCte } from "../_generations";
-import {
-  asStored,
-  type ResponseRow,
-  TIMER_COLUMNS,
-  type TimerRow,
-  toStoredResponse,
-  toTimer,
-} from "../_rows";
+import { fromRow, type ResponseRow, TIMER_COLUMNS, type TimerRow } from "../_rows";
 import { ms, Params } from "../_sql";
 import {
   hasDestinationsSql,
@@ -29,12 +22,6 @@ import {
   serialiseEvents,
 } from "../webhooks/outbox";
 import { activityCte } from "./activity";
-
-/** The timer methods of the store. */
-export type TimerQueries = Pick<
-  TimerStore,
-  "createTimer" | "getTimer" | "listTimers" | "changeTimer"
->;
 
 /** Sort fields mapped to their columns: never interpolate a caller's string into SQL. */
 const SORT_COLUMNS: Record<TimerSort["field"], string> = {
@@ -173,7 +160,7 @@ export function createTimerQueries(db: Db): TimerQueries {
         if (!record) throw retry("idempotency record vanished");
         return rollback<CreateTimerOutcome>(
           record.fingerprint === idempotency.fingerprint
-            ? { kind: "replayed", response: toStoredResponse(record) }
+            ? { kind: "replayed", response: fromRow.storedResponse(record) }
             : { kind: "idempotency_conflict" },
         );
       }
@@ -230,30 +217,11 @@ export function createTimerQueries(db: Db): TimerQueries {
     const row = rows[0];
     if (!row) return { kind: "not_found" };
     const { has_destinations, ...timerRow } = row;
-    const current = toTimer(timerRow);
+    const current = fromRow.timer(timerRow);
     if (current.revision !== input.expected_revision) return { kind: "revision_conflict", current };
     const change = input.change(current);
     const data = change.data === undefined ? undefined : asStored(change.data);
-    const timer: TimerRecord = {
-      ...current,
-      name: change.name ?? current.name,
-      status: change.status ?? current.status,
-      published_at: change.published_at === undefined ? current.published_at : change.published_at,
-      data: data ? data.value : current.data,
-      revision: current.revision + 1,
-      updated_at: input.now,
-    };
-    const activity: ActivityEntry = {
-      id: input.activity_id,
-      timer_id: timer.id,
-      account_id: input.account_id,
-      environment: input.environment,
-      action: change.action,
-      revision: timer.revision,
-      ...input.actor,
-      changes: change.changes,
-      created_at: input.now,
-    };
+    const { timer, activity } = applyTimerChange(input, current, change, data?.value);
     const events: SerialisedEvent[] =
       has_destinations && change.events?.length ? serialiseEvents(timer, change.events) : [];
 
@@ -286,7 +254,7 @@ export function createTimerQueries(db: Db): TimerQueries {
     // Another change won the race (or deleted the timer) since the read.
     const now = await db.query<TimerRow>(byId, [input.id, input.account_id, input.environment]);
     return now.rows[0]
-      ? { kind: "revision_conflict", current: toTimer(now.rows[0]) }
+      ? { kind: "revision_conflict", current: fromRow.timer(now.rows[0]) }
       : { kind: "not_found" };
   };
 
@@ -303,7 +271,7 @@ export function createTimerQueries(db: Db): TimerQueries {
     // Hot path: a primary-key probe; account and environment keep tenants and Sandbox apart.
     async getTimer(account_id, environment, id) {
       const { rows } = await db.query<TimerRow>(byId, [id, account_id, environment]);
-      return rows[0] ? toTimer(rows[0]) : null;
+      return rows[0] ? fromRow.timer(rows[0]) : null;
     },
     async listTimers(query) {
       const statuses = [...new Set(query.statuses)];
@@ -333,7 +301,7 @@ export function createTimerQueries(db: Db): TimerQueries {
         ORDER BY ${column} ${order}, id ${order}
         LIMIT ${p.int(query.limit)}`;
       const { rows } = await db.query<TimerRow>(sql, p.values);
-      return rows.map(toTimer);
+      return rows.map(fromRow.timer);
     },
     changeTimer,
   };

@@ -1,22 +1,27 @@
-import type {
-  ClaimedDelivery,
-  ReplayWebhookDeliveryOutcome,
-  WebhookAttemptTrigger,
-  WebhookStore,
-  WebhookWorkerStore,
-} from "../../contract";
+import type { ReplayWebhookDeliveryOutcome, WebhookAttempt } from "../../contract";
+import type { WebhookDeliveryQueries } from "../../shared/queries";
+import { attemptValues, settlementValues } from "../../shared/values";
 import type { Db } from "../_db";
-import { ms, msOrNull, Params } from "../_sql";
-import { DELIVERY_COLUMNS, type DeliveryRow, toDelivery } from "./_rows";
-
-/** The delivery methods of the store (reads, replay, and the workers' claim and record). */
-export type WebhookDeliveryQueries = Pick<
-  WebhookStore,
-  "listWebhookDeliveries" | "getWebhookDelivery" | "replayWebhookDelivery"
-> &
-  Pick<WebhookWorkerStore, "claimDueDeliveries" | "recordAttempt">;
+import { type ClaimedRow, DELIVERY_COLUMNS, type DeliveryRow, fromRow } from "../_rows";
+import { Params } from "../_sql";
 
 const FROM = "FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id";
+
+/**
+ * A delivery's columns and its attempts aggregated as a JSON array, as read into
+ * `WithAttempts`: a page and its attempts in one round trip.
+ */
+const COLUMNS = `${DELIVERY_COLUMNS},
+  (SELECT coalesce(json_agg(json_build_object(
+      'attempt', a.attempt, 'trigger', a.attempt_trigger, 'started_at', a.started_at,
+      'duration_ms', a.duration_ms, 'response_status', a.response_status,
+      'response_body', a.response_body, 'error', a.error) ORDER BY a.attempt), '[]')
+   FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts`;
+
+/** json_agg writes bigint as JSON numbers: the attempts are records already. */
+type WithAttempts = DeliveryRow & { attempts: WebhookAttempt[] };
+
+const withAttempts = ({ attempts, ...row }: WithAttempts) => fromRow.delivery(row, attempts);
 
 /**
  * The claim, in one statement: pick due, unleased pending deliveries in due order with
@@ -78,11 +83,11 @@ SELECT count(*)::int AS settled FROM settled`;
 /** The delivery methods: each is one statement. */
 export function createWebhookDeliveryQueries(db: Db): WebhookDeliveryQueries {
   const read = async (account_id: string, environment: string, id: string) => {
-    const { rows } = await db.query<DeliveryRow>(
-      `SELECT ${DELIVERY_COLUMNS} ${FROM} WHERE d.id = $1 AND d.account_id = $2 AND d.environment = $3`,
+    const { rows } = await db.query<WithAttempts>(
+      `SELECT ${COLUMNS} ${FROM} WHERE d.id = $1 AND d.account_id = $2 AND d.environment = $3`,
       [id, account_id, environment],
     );
-    return rows[0] ? toDelivery(rows[0]) : null;
+    return rows[0] ? withAttempts(rows[0]) : null;
   };
 
   return {
@@ -90,7 +95,7 @@ export function createWebhookDeliveryQueries(db: Db): WebhookDeliveryQueries {
       if (!(query.limit > 0)) return [];
       const p = new Params();
       // A status filter walks webhook_deliveries_status instead of filtering the history.
-      const sql = `SELECT ${DELIVERY_COLUMNS} ${FROM}
+      const sql = `SELECT ${COLUMNS} ${FROM}
         WHERE d.account_id = ${p.text(query.account_id)} AND d.environment = ${p.text(query.environment)}
           ${query.status !== undefined ? `AND d.status = ${p.text(query.status)}` : ""}
           ${
@@ -100,18 +105,18 @@ export function createWebhookDeliveryQueries(db: Db): WebhookDeliveryQueries {
           }
         ORDER BY d.created_at DESC, d.id DESC
         LIMIT ${p.int(query.limit)}`;
-      const { rows } = await db.query<DeliveryRow>(sql, p.values);
-      return rows.map(toDelivery);
+      const { rows } = await db.query<WithAttempts>(sql, p.values);
+      return rows.map(withAttempts);
     },
     getWebhookDelivery: read,
     async replayWebhookDelivery(input): Promise<ReplayWebhookDeliveryOutcome> {
       // One statement reads the original and its destination and inserts the replay only
       // when the destination is live and enabled; the new row is built from what it read.
       const { rows } = await db.query<
-        DeliveryRow & { dest_enabled: boolean | null; dest_deleted: boolean | null }
+        WithAttempts & { dest_enabled: boolean | null; dest_deleted: boolean | null }
       >(
         `WITH original AS (
-           SELECT ${DELIVERY_COLUMNS}, w.enabled AS dest_enabled, w.deleted_at IS NOT NULL AS dest_deleted
+           SELECT ${COLUMNS}, w.enabled AS dest_enabled, w.deleted_at IS NOT NULL AS dest_deleted
            ${FROM} LEFT JOIN webhook_destinations w ON w.id = d.destination_id
            WHERE d.id = $1::text AND d.account_id = $2::text AND d.environment = $3::text
          ), inserted AS (
@@ -131,19 +136,21 @@ export function createWebhookDeliveryQueries(db: Db): WebhookDeliveryQueries {
         return { kind: "destination_unavailable", reason: "deleted" };
       }
       if (!original.dest_enabled) return { kind: "destination_unavailable", reason: "disabled" };
-      const { dest_enabled: _, dest_deleted: __, ...row } = original;
+      const { dest_enabled: _, dest_deleted: __, attempts: ___, ...row } = original;
       return {
         kind: "replayed",
-        delivery: toDelivery({
-          ...row,
-          id: input.new_id,
-          status: "pending",
-          attempts: [],
-          next_attempt_at: input.now,
-          replay_of: original.id,
-          created_at: input.now,
-          updated_at: input.now,
-        }),
+        delivery: fromRow.delivery(
+          {
+            ...row,
+            id: input.new_id,
+            status: "pending",
+            next_attempt_at: input.now,
+            replay_of: original.id,
+            created_at: input.now,
+            updated_at: input.now,
+          },
+          [],
+        ),
       };
     },
     async claimDueDeliveries(input) {
@@ -154,78 +161,15 @@ export function createWebhookDeliveryQueries(db: Db): WebhookDeliveryQueries {
         input.now + input.lease_ms,
         input.worker_id,
       ]);
-      return rows.map((r): ClaimedDelivery => {
-        const secrets = [r.secret];
-        // During a rotation both secrets sign, so receivers on either one keep verifying.
-        if (r.previous_secret && (msOrNull(r.previous_secret_expires_at) ?? 0) > input.now) {
-          secrets.push(r.previous_secret);
-        }
-        return {
-          id: r.id,
-          account_id: r.account_id,
-          environment: r.environment,
-          attempt: r.attempt_count + 1,
-          trigger: r.next_trigger,
-          event: {
-            id: r.event_id,
-            type: r.event_type,
-            timer_id: r.event_timer_id,
-            payload: r.event_payload,
-            occurred_at: ms(r.event_occurred_at),
-          },
-          destination: {
-            id: r.destination_id,
-            url: r.url,
-            enabled: r.enabled,
-            deleted: r.deleted_at !== null,
-            secrets,
-          },
-          lease_until: ms(r.lease_until),
-        };
-      });
+      return rows.map((r) => fromRow.claimedDelivery(r, input.now));
     },
     async recordAttempt(input) {
-      const { attempt } = input;
-      const status = input.outcome === "retry" ? "pending" : input.outcome;
-      const nextAt = input.outcome === "retry" ? (input.next_attempt_at ?? input.now) : null;
       const { rows } = await db.query<{ settled: number }>(RECORD, [
-        status,
-        attempt.attempt,
-        nextAt,
-        input.now,
-        input.delivery_id,
-        input.worker_id,
-        attempt.trigger,
-        attempt.started_at,
-        attempt.duration_ms,
-        attempt.response_status,
-        attempt.response_body,
-        attempt.error,
+        ...settlementValues(input),
+        ...attemptValues(input.attempt),
         input.disable_destination === true,
       ]);
       return rows[0]!.settled > 0;
     },
   };
-}
-
-/** A claimed delivery joined with its event and destination. */
-interface ClaimedRow {
-  id: string;
-  account_id: string;
-  environment: "sandbox" | "production";
-  attempt_count: number;
-  next_trigger: WebhookAttemptTrigger;
-  lease_until: string;
-  event_id: string;
-  event_type: ClaimedDelivery["event"]["type"];
-  event_timer_id: string;
-  event_payload: string;
-  event_occurred_at: string;
-  destination_id: string;
-  url: string;
-  enabled: boolean;
-  deleted_at: string | null;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: string | null;
 }

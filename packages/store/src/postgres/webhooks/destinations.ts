@@ -1,18 +1,9 @@
-import { StoreError, type WebhookStore } from "../../contract";
+import { StoreError } from "../../contract";
+import type { WebhookDestinationQueries } from "../../shared/queries";
+import { lockAccount } from "../_account-lock";
 import type { Db } from "../_db";
 import { mapConstraintError } from "../_errors";
-import { DESTINATION_COLUMNS, type DestinationRow, toDestination } from "./_rows";
-
-/** The webhook-destination methods of the store. */
-export type WebhookDestinationQueries = Pick<
-  WebhookStore,
-  | "createWebhookDestination"
-  | "listWebhookDestinations"
-  | "getWebhookDestination"
-  | "updateWebhookDestination"
-  | "deleteWebhookDestination"
-  | "rotateWebhookSecret"
->;
+import { DESTINATION_COLUMNS, type DestinationRow, fromRow } from "../_rows";
 
 const LIVE = "account_id = $1 AND environment = $2 AND deleted_at IS NULL";
 
@@ -20,24 +11,14 @@ const LIVE = "account_id = $1 AND environment = $2 AND deleted_at IS NULL";
 export function createWebhookDestinationQueries(db: Db): WebhookDestinationQueries {
   const one = async (sql: string, values: unknown[]) => {
     const { rows } = await db.query<DestinationRow>(sql, values);
-    return rows[0] ? toDestination(rows[0]) : null;
+    return rows[0] ? fromRow.destination(rows[0]) : null;
   };
   return {
     async createWebhookDestination({ destination: d, max_destinations }) {
       try {
         return await db.transaction(async (query) => {
-          // Count and insert under a row lock on the account, as API keys do: concurrent
-          // creates of one account queue, other accounts never wait.
-          const { rows: locked } = await query(
-            "SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE",
-            [d.account_id],
-          );
-          if (locked.length === 0) {
-            throw new StoreError(
-              "not_found",
-              `webhook destination ${d.id} refers to an account that does not exist`,
-            );
-          }
+          // Count and insert under a row lock on the account, as API keys do.
+          await lockAccount(query, d.account_id, `webhook destination ${d.id}`);
           const { rows } = await query<DestinationRow & { live: number }>(
             `WITH live AS (
                SELECT count(*)::int AS live FROM webhook_destinations WHERE ${LIVE}
@@ -69,7 +50,7 @@ export function createWebhookDestinationQueries(db: Db): WebhookDestinationQueri
               `the environment already has ${live} webhook destinations (limit ${max_destinations})`,
             );
           }
-          return toDestination(row);
+          return fromRow.destination(row);
         });
       } catch (error) {
         throw mapConstraintError(error, `webhook destination ${d.id}`);
@@ -89,7 +70,7 @@ export function createWebhookDestinationQueries(db: Db): WebhookDestinationQueri
              ORDER BY created_at DESC, id DESC LIMIT $3`,
             [query.account_id, query.environment, query.limit],
           );
-      return rows.map(toDestination);
+      return rows.map(fromRow.destination);
     },
     getWebhookDestination: (account_id, environment, id) =>
       one(`SELECT ${DESTINATION_COLUMNS} FROM webhook_destinations WHERE ${LIVE} AND id = $3`, [

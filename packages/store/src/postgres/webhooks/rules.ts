@@ -1,18 +1,8 @@
-import {
-  type CreateWebhookRuleOutcome,
-  StoreError,
-  WEBHOOK_TIME_EVENTS,
-  type WebhookStore,
-} from "../../contract";
+import { type CreateWebhookRuleOutcome, StoreError, WEBHOOK_TIME_EVENTS } from "../../contract";
+import type { WebhookRuleQueries } from "../../shared/queries";
 import { type Db, rollback } from "../_db";
 import { mapConstraintError } from "../_errors";
-import { RULE_COLUMNS, type RuleRow, toRule } from "./_rows";
-
-/** The webhook-rule methods of the store. */
-export type WebhookRuleQueries = Pick<
-  WebhookStore,
-  "createWebhookRule" | "listWebhookRules" | "deleteWebhookRule"
->;
+import { fromRow, RULE_COLUMNS, type RuleRow } from "../_rows";
 
 const TIME_EVENTS: readonly string[] = WEBHOOK_TIME_EVENTS;
 
@@ -101,7 +91,7 @@ export function createWebhookRuleQueries(db: Db): WebhookRuleQueries {
              ORDER BY created_at DESC, id DESC LIMIT $4`,
             scope,
           );
-      return rows.map(toRule);
+      return rows.map(fromRow.rule);
     },
     async deleteWebhookRule({ account_id, environment, timer_id, id }) {
       const { rowCount } = await db.query(`DELETE FROM webhook_rules WHERE ${SCOPE} AND id = $4`, [

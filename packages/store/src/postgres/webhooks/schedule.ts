@@ -1,15 +1,9 @@
-import type { DueTimeRule, WebhookWorkerStore } from "../../contract";
+import type { DueTimeRule } from "../../contract";
+import type { WebhookScheduleQueries } from "../../shared/queries";
 import { type Db, rollback } from "../_db";
-import { TIMER_COLUMNS, type TimerRow, toTimer } from "../_rows";
+import { fromRow, RULE_COLUMNS, type RuleRow, TIMER_COLUMNS, type TimerRow } from "../_rows";
 import { ms, Params } from "../_sql";
-import { RULE_COLUMNS, type RuleRow, toRule } from "./_rows";
 import { outboxCtes, serialiseEvents } from "./outbox";
-
-/** The time-based rule schedule: what is due, and the atomic fire-and-advance. */
-export type WebhookScheduleQueries = Pick<
-  WebhookWorkerStore,
-  "listDueTimeRules" | "advanceTimeRule"
->;
 
 const TIMER_OF_RULE = TIMER_COLUMNS.split(", ")
   .map((c) => `t.${c} AS tm_${c}`)
@@ -24,7 +18,7 @@ function timerOf(row: WithTimer) {
   for (const column of TIMER_COLUMNS.split(", ")) {
     timer[column] = row[`tm_${column}` as keyof WithTimer];
   }
-  return toTimer(timer as unknown as TimerRow);
+  return fromRow.timer(timer as unknown as TimerRow);
 }
 
 /**
@@ -52,7 +46,7 @@ export function createWebhookScheduleQueries(db: Db): WebhookScheduleQueries {
       );
       return rows.map(
         (row): DueTimeRule => ({
-          rule: toRule(row),
+          rule: fromRow.rule(row),
           timer: timerOf(row),
           fired_through: ms(row.fired_through),
           next_fire_at: ms(row.next_fire_at),

@@ -1,12 +1,10 @@
-import type { DueViewerEnd, TimerRecord, ViewerStore, WebhookWorkerStore } from "../../contract";
+import type { DueViewerEnd, TimerRecord } from "../../contract";
+import type { ViewerEventQueries } from "../../shared/queries";
+import { viewerEventValues } from "../../shared/values";
 import { type Db, type Query, rollback } from "../_db";
-import { TIMER_COLUMNS, type TimerRow, toTimer } from "../_rows";
+import { fromRow, TIMER_COLUMNS, type TimerRow } from "../_rows";
 import { ms, Params } from "../_sql";
 import { outboxCtes, serialiseEvents } from "./outbox";
-
-/** Per-recipient events: the first view of a tracked viewer, and its end check. */
-export type ViewerEventQueries = Pick<ViewerStore, "recordViewerStart"> &
-  Pick<WebhookWorkerStore, "listDueViewerEnds" | "advanceViewerEnd">;
 
 const DAY_MS = 86_400_000;
 
@@ -22,7 +20,7 @@ const RULES_SQL = `SELECT r.id, r.destination_id, t.type
 
 async function readTimer(query: Query, id: string, lock = ""): Promise<TimerRecord | null> {
   const { rows } = await query<TimerRow>(`${TIMER_SQL}${lock}`, [id]);
-  return rows[0] ? toTimer(rows[0]) : null;
+  return rows[0] ? fromRow.timer(rows[0]) : null;
 }
 
 async function rulesOf(query: Query, timer: TimerRecord): Promise<RuleHit[]> {
@@ -67,16 +65,7 @@ export function createViewerEventQueries(db: Db): ViewerEventQueries {
           `INSERT INTO viewer_events (timer_id, viewer, account_id, environment, recipient, context,
              started_at, end_check_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-          [
-            timer.id,
-            input.viewer,
-            timer.account_id,
-            timer.environment,
-            input.recipient,
-            JSON.stringify(input.context),
-            input.started_at,
-            wantsEnd ? input.end_check_at : null,
-          ],
+          viewerEventValues(timer, input, wantsEnd),
         );
         if (inserted.rowCount === 0) return rollback("duplicate" as const);
         const day = input.now - (input.now % DAY_MS);

@@ -1,19 +1,9 @@
-import type { Account, Store } from "../../contract";
+import type { Account } from "../../contract";
+import type { AccountQueries } from "../../shared/queries";
 import { mapConstraintError } from "../_errors";
 import type { Generations } from "../_generations";
-import { ACCOUNT_COLUMNS, type AccountRow } from "../_rows";
+import { ACCOUNT_COLUMNS } from "../_rows";
 import type { SqliteDatabase } from "../database";
-
-/** The account methods of the store, over statements prepared once. */
-export type AccountQueries = Pick<
-  Store,
-  | "createAccount"
-  | "getAccount"
-  | "findAccountByName"
-  | "listAccounts"
-  | "setAccountStatus"
-  | "setAccountPlan"
->;
 
 /** Prepares the account statements and returns the account methods. */
 export function createAccountQueries(db: SqliteDatabase, generations: Generations): AccountQueries {
@@ -32,12 +22,12 @@ export function createAccountQueries(db: SqliteDatabase, generations: Generation
   );
   // Cached keys carry their account's status and plan: both changes move the auth generation.
   const setStatusTx = db.transaction((id: string, status: string) => {
-    const row = setStatus.get(status, id) as AccountRow | undefined;
+    const row = setStatus.get(status, id) as Account | undefined;
     if (row) generations.bump("auth");
     return row ?? null;
   });
   const setPlanTx = db.transaction((id: string, plan: string) => {
-    const row = setPlan.get(plan, id) as AccountRow | undefined;
+    const row = setPlan.get(plan, id) as Account | undefined;
     if (row) generations.bump("auth");
     return row ?? null;
   });
@@ -45,16 +35,16 @@ export function createAccountQueries(db: SqliteDatabase, generations: Generation
   return {
     async createAccount({ id, name, plan, now }) {
       try {
-        return insert.get(id, name, plan, now) as AccountRow;
+        return insert.get(id, name, plan, now) as Account;
       } catch (error) {
         throw mapConstraintError(error, `account "${name}"`);
       }
     },
     async getAccount(id) {
-      return (byId.get(id) as AccountRow | undefined) ?? null;
+      return (byId.get(id) as Account | undefined) ?? null;
     },
     async findAccountByName(name) {
-      return (byName.get(name) as AccountRow | undefined) ?? null;
+      return (byName.get(name) as Account | undefined) ?? null;
     },
     /** Sorted by name, for stable CLI listings. */
     async listAccounts() {

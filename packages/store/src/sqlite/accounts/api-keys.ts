@@ -1,22 +1,11 @@
 import { type ApiKeyRecord, type RollApiKeyInput, type Store, StoreError } from "../../contract";
+import type { ApiKeyQueries } from "../../shared/queries";
+import type { KeyRow, KeyWithAccountRow } from "../../shared/rows";
+import { replacementKeyValues } from "../../shared/values";
 import { mapConstraintError } from "../_errors";
 import type { Generations } from "../_generations";
-import { KEY_COLUMNS, type KeyRow, toKey } from "../_rows";
+import { fromRow, KEY_COLUMNS, KEY_WITH_ACCOUNT } from "../_rows";
 import type { SqliteDatabase } from "../database";
-
-/** The API-key methods of the store, over statements prepared once. */
-export type ApiKeyQueries = Pick<
-  Store,
-  "createApiKey" | "findApiKeyByHash" | "listApiKeys" | "revokeApiKey" | "rollApiKey"
->;
-
-/** A key joined with its account, as the per-request lookup reads it. */
-interface KeyWithAccountRow extends KeyRow {
-  account_name: string;
-  account_plan: string;
-  account_status: "active" | "suspended";
-  account_created_at: number;
-}
 
 /** Prepares the key statements and returns the key methods. */
 export function createApiKeyQueries(db: SqliteDatabase, generations: Generations): ApiKeyQueries {
@@ -30,13 +19,7 @@ export function createApiKeyQueries(db: SqliteDatabase, generations: Generations
      RETURNING ${KEY_COLUMNS}`,
   );
   // Hot path (every API request): one unique-index probe and a primary-key join.
-  const byHash = db.prepare(
-    `SELECT k.id, k.account_id, k.environment, k.prefix, k.hash, k.scopes, k.created_at,
-       k.revoked_at, k.expires_at, k.name, a.name AS account_name, a.plan AS account_plan,
-       a.status AS account_status, a.created_at AS account_created_at
-     FROM api_keys k JOIN accounts a ON a.id = k.account_id
-     WHERE k.hash = ? AND k.revoked_at IS NULL`,
-  );
+  const byHash = db.prepare(`${KEY_WITH_ACCOUNT} AND k.hash = ?`);
   const listAll = db.prepare(
     `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id DESC`,
   );
@@ -77,7 +60,7 @@ export function createApiKeyQueries(db: SqliteDatabase, generations: Generations
       input.now,
       input.name ?? null,
     );
-    return toKey(row as KeyRow);
+    return fromRow.key(row as KeyRow);
   });
 
   /** The one live key an id or prefix names; null for none, `conflict` for several. */
@@ -106,7 +89,7 @@ export function createApiKeyQueries(db: SqliteDatabase, generations: Generations
     const row = oneLive(input, "revoke");
     if (!row) return null;
     generations.bump("auth");
-    return toKey(revoke.get(input.now, row.id) as KeyRow);
+    return fromRow.key(revoke.get(input.now, row.id) as KeyRow);
   });
 
   const rollTx = db.transaction((input: RollApiKeyInput) => {
@@ -118,20 +101,11 @@ export function createApiKeyQueries(db: SqliteDatabase, generations: Generations
         `key ${row.prefix} was already rolled; it stops working at ${new Date(row.expires_at).toISOString()}`,
       );
     }
-    const rolled = toKey(scheduleEnd.get(input.expires_at, row.id) as KeyRow);
+    const rolled = fromRow.key(scheduleEnd.get(input.expires_at, row.id) as KeyRow);
     generations.bump("auth");
     const next = input.replacement(rolled);
-    const replacement = toKey(
-      insert.get(
-        next.id,
-        row.account_id,
-        row.environment,
-        next.prefix,
-        next.hash,
-        row.scopes,
-        input.now,
-        row.name,
-      ) as KeyRow,
+    const replacement = fromRow.key(
+      insert.get(...replacementKeyValues(next, row, input.now)) as KeyRow,
     );
     return { rolled, replacement };
   });
@@ -146,34 +120,13 @@ export function createApiKeyQueries(db: SqliteDatabase, generations: Generations
     },
     async findApiKeyByHash(hash) {
       const row = byHash.get(hash) as KeyWithAccountRow | undefined;
-      if (!row) return null;
-      return {
-        key: {
-          id: row.id,
-          account_id: row.account_id,
-          environment: row.environment,
-          prefix: row.prefix,
-          hash: row.hash,
-          scopes: JSON.parse(row.scopes) as string[],
-          created_at: row.created_at,
-          revoked_at: row.revoked_at,
-          expires_at: row.expires_at,
-          name: row.name,
-        },
-        account: {
-          id: row.account_id,
-          name: row.account_name,
-          plan: row.account_plan,
-          status: row.account_status,
-          created_at: row.account_created_at,
-        },
-      };
+      return row ? fromRow.keyWithAccount(row) : null;
     },
     async listApiKeys(account_id, environment) {
       const rows = (
         environment ? listInEnvironment.all(account_id, environment) : listAll.all(account_id)
       ) as KeyRow[];
-      return rows.map(toKey);
+      return rows.map(fromRow.key);
     },
     async revokeApiKey(input) {
       return revokeTx.immediate(input);

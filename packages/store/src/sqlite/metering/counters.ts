@@ -1,15 +1,7 @@
-import type {
-  RateGrant,
-  ReserveRequestsInput,
-  Store,
-  UsageIncrement,
-  UsageMetric,
-} from "../../contract";
+import type { RateGrant, ReserveRequestsInput, UsageIncrement, UsageMetric } from "../../contract";
+import type { MeteringQueries } from "../../shared/queries";
 import type { GroupWrite } from "../_group-commit";
 import type { SqliteDatabase } from "../database";
-
-/** The metering methods of the store, over statements prepared once. */
-export type MeteringQueries = Pick<Store, "reserveRequests" | "addUsage" | "getUsage">;
 
 /** Prepares the rate-window and usage statements and returns the metering methods. */
 export function createMeteringQueries(db: SqliteDatabase, write: GroupWrite): MeteringQueries {

@@ -1,14 +1,9 @@
-import type { ListRequestLogQuery, RequestLogEntry, Store } from "../../contract";
+import type { ListRequestLogQuery, RequestLogEntry } from "../../contract";
+import type { RequestLogQueries } from "../../shared/queries";
 import type { GroupWrite } from "../_group-commit";
 import { REQUEST_LOG_COLUMNS } from "../_rows";
 import { statementCache } from "../_statement-cache";
 import type { SqliteDatabase } from "../database";
-
-/** The request-log methods of the store, over statements prepared once. */
-export type RequestLogQueries = Pick<
-  Store,
-  "logRequests" | "listRequestLog" | "countRequestsByDay"
->;
 
 /** Prepares the request-log statements and returns its methods. */
 export function createRequestLogQueries(db: SqliteDatabase, write: GroupWrite): RequestLogQueries {

@@ -1,4 +1,5 @@
-import type { ActivityEntry, ListActivityQuery, Store } from "../../contract";
+import type { ActivityEntry, ListActivityQuery } from "../../contract";
+import type { ActivityQueries } from "../../shared/queries";
 import type { SqliteDatabase, SqliteStatement } from "../database";
 
 const COLUMNS =
@@ -25,9 +26,6 @@ export function activityInsert(db: SqliteDatabase): (entry: ActivityEntry) => vo
     );
   };
 }
-
-/** The activity read method of the store. */
-export type ActivityQueries = Pick<Store, "listActivity">;
 
 /** Prepares the activity page statements and returns `listActivity`. */
 export function createActivityQueries(db: SqliteDatabase): ActivityQueries {

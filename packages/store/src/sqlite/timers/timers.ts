@@ -1,31 +1,22 @@
 import type {
-  ActivityEntry,
   ChangeTimerInput,
   ChangeTimerOutcome,
   CreateTimerInput,
   CreateTimerOutcome,
-  Store,
   TimerRecord,
   TimerSort,
 } from "../../contract";
+import type { TimerQueries } from "../../shared/queries";
+import { applyTimerChange, asStored } from "../../shared/timer-change";
 import { mapConstraintError } from "../_errors";
 import type { Generations } from "../_generations";
 import type { GroupWrite } from "../_group-commit";
-import {
-  type ResponseRow,
-  TIMER_COLUMNS,
-  type TimerRow,
-  toStoredResponse,
-  toTimer,
-} from "../_rows";
+import { fromRow, type ResponseRow, TIMER_COLUMNS, type TimerRow } from "../_rows";
 import { statementCache } from "../_statement-cache";
 import { usageRead } from "../_usage";
 import type { SqliteDatabase } from "../database";
 import { createOutbox } from "../webhooks/outbox";
 import { activityInsert } from "./activity";
-
-/** The timer methods of the store, over statements prepared once. */
-export type TimerQueries = Pick<Store, "createTimer" | "getTimer" | "listTimers" | "changeTimer">;
 
 /** Sort fields mapped to their columns: never interpolate a caller's string into SQL. */
 const SORT_COLUMNS: Record<TimerSort["field"], string> = {
@@ -91,7 +82,7 @@ export function createTimerQueries(
         | undefined;
       if (row && row.expires_at > now) {
         return row.fingerprint === idempotency.fingerprint
-          ? { kind: "replayed", response: toStoredResponse(row) }
+          ? { kind: "replayed", response: fromRow.storedResponse(row) }
           : { kind: "idempotency_conflict" };
       }
     }
@@ -149,19 +140,12 @@ export function createTimerQueries(
   const changeTx = (input: ChangeTimerInput): ChangeTimerOutcome => {
     const row = byId.get(input.id, input.account_id, input.environment) as TimerRow | undefined;
     if (!row) return { kind: "not_found" };
-    const current = toTimer(row);
+    const current = fromRow.timer(row);
     if (current.revision !== input.expected_revision) return { kind: "revision_conflict", current };
     const change = input.change(current);
-    const data = change.data === undefined ? row.data : JSON.stringify(change.data);
-    const timer: TimerRecord = {
-      ...current,
-      name: change.name ?? current.name,
-      status: change.status ?? current.status,
-      published_at: change.published_at === undefined ? current.published_at : change.published_at,
-      data: JSON.parse(data),
-      revision: current.revision + 1,
-      updated_at: input.now,
-    };
+    const stored = change.data === undefined ? undefined : asStored(change.data);
+    const data = stored ? stored.text : (row.data as string);
+    const { timer, activity } = applyTimerChange(input, current, change, stored?.value);
     updateRow.run(
       timer.name,
       timer.status,
@@ -174,17 +158,6 @@ export function createTimerQueries(
       input.account_id,
       input.environment,
     );
-    const activity: ActivityEntry = {
-      id: input.activity_id,
-      timer_id: timer.id,
-      account_id: input.account_id,
-      environment: input.environment,
-      action: change.action,
-      revision: timer.revision,
-      ...input.actor,
-      changes: change.changes,
-      created_at: input.now,
-    };
     recordActivity(activity);
     generations.bump("timers");
     // Any change may move the timer's end: its time-based rules recompute their schedule.
@@ -203,7 +176,7 @@ export function createTimerQueries(
     },
     async getTimer(account_id, environment, id) {
       const row = byId.get(id, account_id, environment) as TimerRow | undefined;
-      return row ? toTimer(row) : null;
+      return row ? fromRow.timer(row) : null;
     },
     async listTimers(query) {
       const statuses = [...new Set(query.statuses)];
@@ -227,7 +200,7 @@ export function createTimerQueries(
         ...(query.after ? { after_value: query.after.value, after_id: query.after.id } : {}),
         limit: query.limit,
       }) as TimerRow[];
-      return rows.map(toTimer);
+      return rows.map(fromRow.timer);
     },
     async changeTimer(input) {
       return write(() => changeTx(input));

@@ -3,29 +3,22 @@ import type {
   RecordAttemptInput,
   ReplayWebhookDeliveryOutcome,
   Store,
-  WebhookAttemptTrigger,
   WebhookDelivery,
 } from "../../contract";
+import type { WebhookDeliveryQueries } from "../../shared/queries";
+import { attemptValues, settlementValues } from "../../shared/values";
 import type { GroupWrite } from "../_group-commit";
-import { statementCache } from "../_statement-cache";
-import type { SqliteDatabase } from "../database";
 import {
   ATTEMPT_COLUMNS,
   type AttemptRow,
+  type ClaimedRow,
   DELIVERY_COLUMNS,
   type DeliveryRow,
+  fromRow,
   toAttempt,
-} from "./_rows";
-
-/** The delivery methods of the store (reads, replay, and the workers' claim and record). */
-export type WebhookDeliveryQueries = Pick<
-  Store,
-  | "listWebhookDeliveries"
-  | "getWebhookDelivery"
-  | "replayWebhookDelivery"
-  | "claimDueDeliveries"
-  | "recordAttempt"
->;
+} from "../_rows";
+import { statementCache } from "../_statement-cache";
+import type { SqliteDatabase } from "../database";
 
 const FROM = "FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id";
 
@@ -96,26 +89,9 @@ export function createWebhookDeliveryQueries(
   const withAttempts = (rows: DeliveryRow[]): WebhookDelivery[] => {
     if (rows.length === 0) return [];
     const attempts = attemptsOf.all(JSON.stringify(rows.map((r) => r.id))) as AttemptRow[];
-    return rows.map((r) => ({
-      id: r.id,
-      account_id: r.account_id,
-      environment: r.environment,
-      event: {
-        id: r.event_id,
-        type: r.event_type,
-        timer_id: r.event_timer_id,
-        payload: r.event_payload,
-        occurred_at: r.event_occurred_at,
-      },
-      destination_id: r.destination_id,
-      rule_id: r.rule_id,
-      status: r.status,
-      attempts: attempts.filter((a) => a.delivery_id === r.id).map(toAttempt),
-      next_attempt_at: r.status === "pending" ? r.next_attempt_at : null,
-      replay_of: r.replay_of,
-      created_at: r.created_at,
-      updated_at: r.updated_at,
-    }));
+    return rows.map((r) =>
+      fromRow.delivery(r, attempts.filter((a) => a.delivery_id === r.id).map(toAttempt)),
+    );
   };
   const read = (account_id: string, environment: string, id: string) => {
     const row = byId.get(id, account_id, environment) as DeliveryRow | undefined;
@@ -151,62 +127,16 @@ export function createWebhookDeliveryQueries(
     const out: ClaimedDelivery[] = [];
     for (const { id } of ids) {
       lease.run(until, input.worker_id, id);
-      const r = claimed.get(id) as ClaimedRow;
-      const secrets = [r.secret];
-      // During a rotation both secrets sign, so receivers on either one keep verifying.
-      if (r.previous_secret && (r.previous_secret_expires_at ?? 0) > input.now) {
-        secrets.push(r.previous_secret);
-      }
-      out.push({
-        id: r.id,
-        account_id: r.account_id,
-        environment: r.environment,
-        attempt: r.attempt_count + 1,
-        trigger: r.next_trigger,
-        event: {
-          id: r.event_id,
-          type: r.event_type,
-          timer_id: r.event_timer_id,
-          payload: r.event_payload,
-          occurred_at: r.event_occurred_at,
-        },
-        destination: {
-          id: r.destination_id,
-          url: r.url,
-          enabled: r.enabled === 1,
-          deleted: r.deleted_at !== null,
-          secrets,
-        },
-        lease_until: r.lease_until,
-      });
+      out.push(fromRow.claimedDelivery(claimed.get(id) as ClaimedRow, input.now));
     }
     return out;
   };
 
   const recordTx = (input: RecordAttemptInput): boolean => {
     const { attempt } = input;
-    const status = input.outcome === "retry" ? "pending" : input.outcome;
-    const nextAt = input.outcome === "retry" ? (input.next_attempt_at ?? input.now) : null;
-    const changed = settle.run(
-      status,
-      attempt.attempt,
-      nextAt,
-      input.now,
-      input.delivery_id,
-      input.worker_id,
-      attempt.attempt - 1,
-    ).changes;
+    const changed = settle.run(...settlementValues(input), attempt.attempt - 1).changes;
     if (changed === 0) return false;
-    insertAttempt.run(
-      input.delivery_id,
-      attempt.attempt,
-      attempt.trigger,
-      attempt.started_at,
-      attempt.duration_ms,
-      attempt.response_status,
-      attempt.response_body,
-      attempt.error,
-    );
+    insertAttempt.run(input.delivery_id, attempt.attempt, ...attemptValues(attempt));
     if (input.disable_destination) disableDestination.run(input.now, input.delivery_id);
     return true;
   };
@@ -240,28 +170,6 @@ export function createWebhookDeliveryQueries(
       return write(() => recordTx(input));
     },
   };
-}
-
-/** A claimed delivery joined with its event and destination. */
-interface ClaimedRow {
-  id: string;
-  account_id: string;
-  environment: "sandbox" | "production";
-  attempt_count: number;
-  next_trigger: WebhookAttemptTrigger;
-  lease_until: number;
-  event_id: string;
-  event_type: ClaimedDelivery["event"]["type"];
-  event_timer_id: string;
-  event_payload: string;
-  event_occurred_at: number;
-  destination_id: string;
-  url: string;
-  enabled: number;
-  deleted_at: number | null;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: number | null;
 }
 
 /**

@@ -1,19 +1,9 @@
-import { type Store, StoreError, type WebhookDestination } from "../../contract";
+import { StoreError, type WebhookDestination } from "../../contract";
+import type { WebhookDestinationQueries } from "../../shared/queries";
 import { mapConstraintError } from "../_errors";
 import type { GroupWrite } from "../_group-commit";
+import { DESTINATION_COLUMNS, type DestinationRow, fromRow } from "../_rows";
 import type { SqliteDatabase } from "../database";
-import { DESTINATION_COLUMNS, type DestinationRow, toDestination } from "./_rows";
-
-/** The webhook-destination methods of the store, over statements prepared once. */
-export type WebhookDestinationQueries = Pick<
-  Store,
-  | "createWebhookDestination"
-  | "listWebhookDestinations"
-  | "getWebhookDestination"
-  | "updateWebhookDestination"
-  | "deleteWebhookDestination"
-  | "rotateWebhookSecret"
->;
 
 /** Prepares the destination statements and returns their methods. */
 export function createWebhookDestinationQueries(
@@ -55,7 +45,7 @@ export function createWebhookDestinationQueries(
 
   const read = (account_id: string, environment: string, id: string) => {
     const row = byId.get(id, account_id, environment) as DestinationRow | undefined;
-    return row ? toDestination(row) : null;
+    return row ? fromRow.destination(row) : null;
   };
 
   return {
@@ -96,7 +86,7 @@ export function createWebhookDestinationQueries(
           ? next.all(...scope, query.after.value, query.after.id, query.limit)
           : first.all(...scope, query.limit)
       ) as DestinationRow[];
-      return rows.map(toDestination);
+      return rows.map(fromRow.destination);
     },
     async getWebhookDestination(account_id, environment, id) {
       return read(account_id, environment, id);

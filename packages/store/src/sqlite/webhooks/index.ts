@@ -1,4 +1,5 @@
 import type { WebhookStore, WebhookWorkerStore } from "../../contract";
+import type { ViewerEventQueries } from "../../shared/queries";
 import type { GroupWrite } from "../_group-commit";
 import type { SqliteDatabase } from "../database";
 import { createWebhookDeliveryQueries } from "./deliveries";
@@ -7,7 +8,7 @@ import { createOutbox } from "./outbox";
 import { createOutboxStatsQuery } from "./outbox-stats";
 import { createWebhookRuleQueries } from "./rules";
 import { createWebhookScheduleQueries } from "./schedule";
-import { createViewerEventQueries, type ViewerEventQueries } from "./viewer-events";
+import { createViewerEventQueries } from "./viewer-events";
 
 /**
  * The webhook parts of the SQLite adapter: destinations, rules and deliveries for the API,

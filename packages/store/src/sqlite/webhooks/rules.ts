@@ -1,20 +1,14 @@
 import {
   type CreateWebhookRuleOutcome,
-  type Store,
   StoreError,
   WEBHOOK_TIME_EVENTS,
   type WebhookRule,
 } from "../../contract";
+import type { WebhookRuleQueries } from "../../shared/queries";
 import { mapConstraintError } from "../_errors";
 import type { GroupWrite } from "../_group-commit";
+import { fromRow, RULE_COLUMNS, type RuleRow } from "../_rows";
 import type { SqliteDatabase } from "../database";
-import { RULE_COLUMNS, type RuleRow, toRule } from "./_rows";
-
-/** The webhook-rule methods of the store, over statements prepared once. */
-export type WebhookRuleQueries = Pick<
-  Store,
-  "createWebhookRule" | "listWebhookRules" | "deleteWebhookRule"
->;
 
 const TIME_EVENTS: readonly string[] = WEBHOOK_TIME_EVENTS;
 
@@ -94,7 +88,7 @@ export function createWebhookRuleQueries(
           ? next.all(...scope, query.after.value, query.after.id, query.limit)
           : first.all(...scope, query.limit)
       ) as RuleRow[];
-      return rows.map(toRule);
+      return rows.map(fromRow.rule);
     },
     async deleteWebhookRule({ account_id, environment, timer_id, id }) {
       return write(() => remove.run(id, account_id, environment, timer_id).changes > 0);

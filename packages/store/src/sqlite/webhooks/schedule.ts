@@ -1,12 +1,9 @@
-import type { AdvanceTimeRuleInput, DueTimeRule, Store } from "../../contract";
+import type { AdvanceTimeRuleInput, DueTimeRule } from "../../contract";
+import type { WebhookScheduleQueries } from "../../shared/queries";
 import type { GroupWrite } from "../_group-commit";
-import { TIMER_COLUMNS, type TimerRow, toTimer } from "../_rows";
+import { fromRow, RULE_COLUMNS, type RuleRow, TIMER_COLUMNS, type TimerRow } from "../_rows";
 import type { SqliteDatabase } from "../database";
-import { RULE_COLUMNS, type RuleRow, toRule } from "./_rows";
 import type { Outbox } from "./outbox";
-
-/** The time-based rule schedule: what is due, and the atomic fire-and-advance. */
-export type WebhookScheduleQueries = Pick<Store, "listDueTimeRules" | "advanceTimeRule">;
 
 /**
  * Prepares the schedule statements. The store knows nothing about timer math: the worker
@@ -39,7 +36,7 @@ export function createWebhookScheduleQueries(
     const row = timerById.get(rule.timer_id, rule.account_id, rule.environment) as
       | TimerRow
       | undefined;
-    return row ? toTimer(row) : null;
+    return row ? fromRow.timer(row) : null;
   };
 
   const advanceTx = (input: AdvanceTimeRuleInput): boolean => {
@@ -68,7 +65,7 @@ export function createWebhookScheduleQueries(
       })[];
       return rows.map(
         (row): DueTimeRule => ({
-          rule: toRule(row),
+          rule: fromRow.rule(row),
           timer: readTimer(row),
           fired_through: row.fired_through,
           next_fire_at: row.next_fire_at,

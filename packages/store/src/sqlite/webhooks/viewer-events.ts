@@ -1,20 +1,15 @@
 import type {
   AdvanceViewerEndInput,
   DueViewerEnd,
-  Store,
   ViewerStartInput,
   ViewerStartOutcome,
 } from "../../contract";
+import type { ViewerEventQueries } from "../../shared/queries";
+import { viewerEventValues } from "../../shared/values";
 import type { GroupWrite } from "../_group-commit";
-import { TIMER_COLUMNS, type TimerRow, toTimer } from "../_rows";
+import { fromRow, TIMER_COLUMNS, type TimerRow } from "../_rows";
 import type { SqliteDatabase } from "../database";
 import type { Outbox } from "./outbox";
-
-/** Per-recipient events: the first view of a tracked viewer, and its end check. */
-export type ViewerEventQueries = Pick<
-  Store,
-  "recordViewerStart" | "listDueViewerEnds" | "advanceViewerEnd"
->;
 
 const DAY_MS = 86_400_000;
 
@@ -59,7 +54,7 @@ export function createViewerEventQueries(
 
   const readTimer = (id: string) => {
     const row = timerById.get(id) as TimerRow | undefined;
-    return row ? toTimer(row) : null;
+    return row ? fromRow.timer(row) : null;
   };
   type RuleHit = { id: string; destination_id: string; type: string };
   const rulesOf = (t: { account_id: string; environment: string; id: string }) =>
@@ -76,16 +71,7 @@ export function createViewerEventQueries(
     if ((row?.count ?? 0) >= input.max_per_timer_day) return "capped";
     bumpDay.run(timer.id, day);
     const wantsEnd = rules.some((r) => r.type === "viewer.ended");
-    insert.run(
-      timer.id,
-      input.viewer,
-      timer.account_id,
-      timer.environment,
-      input.recipient,
-      JSON.stringify(input.context),
-      input.started_at,
-      wantsEnd ? input.end_check_at : null,
-    );
+    insert.run(...viewerEventValues(timer, input, wantsEnd));
     const starters = rules.filter((r) => r.type === "viewer.started");
     outbox.enqueueForRules(timer, starters, [input.started], input.now);
     return "recorded";

@@ -1,0 +1,59 @@
+import type { z } from "zod";
+import { validationError } from "../errors";
+import { readListQuery } from "../paging";
+import { isListQuery, parameterMetaOf } from "../schemas/parameters";
+import type { AnyApiRoute } from "./define";
+
+/** A route's typed path and query parameters: the handler's `ctx.params` and `ctx.query`. */
+export interface RouteInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+}
+
+/**
+ * Parses a matched route's path parameters, then its query, with the route's schemas: once,
+ * before the handler runs, so handlers read typed values and never check them again. The
+ * first value that fails is the error (its parameter's own, or a `validation_error` naming it).
+ */
+export function parseRouteInput(
+  route: Pick<AnyApiRoute, "params" | "query">,
+  params: Record<string, string>,
+  query: URLSearchParams,
+): RouteInput {
+  return {
+    params: route.params ? parseValues(route.params.shape, params) : {},
+    query: route.query ? parseQuery(route.query, query) : {},
+  };
+}
+
+function parseQuery(schema: z.ZodObject, query: URLSearchParams): Record<string, unknown> {
+  if (!isListQuery(schema)) {
+    // Only the parameters it names; a later value of a repeated one wins.
+    return parseValues(schema.shape, Object.fromEntries(query));
+  }
+  const { limit: _limit, cursor: _cursor, ...filters } = schema.shape;
+  const list = readListQuery(query, Object.keys(filters));
+  return {
+    ...parseValues(filters, list.filters),
+    limit: list.limit,
+    cursor: list.cursor ?? undefined,
+  };
+}
+
+function parseValues(
+  shape: Record<string, z.ZodType>,
+  values: Record<string, string | undefined>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(shape)) {
+    const raw = values[name];
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) {
+      if (parsed.data !== undefined) out[name] = parsed.data;
+      continue;
+    }
+    const error = parameterMetaOf(schema)?.error;
+    throw error ? error(raw ?? "", name) : validationError(name, parsed.error.issues[0]!.message);
+  }
+  return out;
+}
