@@ -11,13 +11,13 @@ const scope = process.env.TMINUS_MUTATE ?? "all";
 const mutate = {
   core: ["packages/core/src/**/*.ts", "!packages/core/src/time/zones.generated.ts"],
   guards: [
-    "packages/http/src/auth.ts",
-    "packages/http/src/api-key-format.ts",
-    "packages/http/src/rate-limit.ts",
-    "packages/http/src/idempotency.ts",
+    "packages/http/src/guards/auth.ts",
+    "packages/http/src/guards/api-key-format.ts",
+    "packages/http/src/guards/rate-limit.ts",
+    "packages/http/src/guards/idempotency.ts",
     "packages/http/src/cursor.ts",
     "packages/http/src/paging.ts",
-    "packages/http/src/scopes.ts",
+    "packages/http/src/guards/scopes.ts",
     "packages/webhooks/src/signing.ts",
     "packages/webhooks/src/address-policy.ts",
   ],

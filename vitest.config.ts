@@ -16,6 +16,7 @@ export default defineConfig({
       "@tminus/store/copy": src("./packages/store/src/copy/index.ts"),
       "@tminus/store": src("./packages/store/src/index.ts"),
       "@tminus/http": src("./packages/http/src/index.ts"),
+      "@tminus/dashboard": src("./packages/dashboard/src/index.ts"),
       "@tminus/render": src("./packages/render/src/index.ts"),
       "@tminus/webhooks": src("./packages/webhooks/src/index.ts"),
     },
@@ -41,6 +42,10 @@ export default defineConfig({
         test: { name: "store-pglite", include: ["packages/store/test/pglite.test.ts"] },
       },
       { extends: true, test: { name: "http", include: ["packages/http/test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "dashboard", include: ["packages/dashboard/test/**/*.test.ts"] },
+      },
       { extends: true, test: { name: "render", include: ["packages/render/test/**/*.test.ts"] } },
       {
         extends: true,

@@ -1,27 +1,27 @@
-// Benchmark: a build step that renders one email GIF per recipient. 1,000 personalized
-// 600x160 60-frame GIFs (every recipient its own deadline, so every image differs), in one
-// run, several rounds, alternating the order:
+// Benchmark: rendering at campaign scale, in two parts, with the machine's load printed next
+// to every figure (the machine may be shared).
 //
-// 1. renderMany (@tminus/render): a pool of render threads made for the call (its start
-//    included), at most 16 jobs in flight, results taken in input order; bytes summed.
-//    Twice: the pool alone (the library's default), and with `callerThread: true` (the
-//    caller's thread renders too, while the threads start and beside them; --batch over 2,000
-//    rows), and `threads: 0` (no pool: the caller's thread only; --batch up to 2,000 rows).
-// 2. Baseline: the same images one after another on the caller's thread with a fresh
-//    createImageRenderer() (the fastest single-threaded way; its atlas built once).
-// 3. `tminus render --batch recipients.csv --out-dir DIR`: the real bin in a child process,
-//    process start, reading the CSV and writing 1,000 files included.
-// 4. Once, for the record: the way the issue started from, a `tminus render` process per
-//    image (measured on a few, extrapolated to 1,000).
+// 1. `tminus render --batch rows.csv --out-tar -` of ROWS personalized GIFs (every row its
+//    own deadline: 1 day and i x 1 h 1 min 1 s away, so every image differs), the real bin in
+//    a child process, its tar stream read by this process as it comes (counted, then
+//    dropped: an uploader at the end of a pipe), ROUNDS rounds: wall seconds (process start
+//    included), images/s, peak RSS (VmHWM, all threads), CPU seconds. `--out dir` writes
+//    the files to a folder instead (removed after each round).
+// 2. renderMany against the caller's thread alone (`threads: 0`), IMAGES images a round,
+//    order alternating: a warm pool of 1 (and, on more cores, up to cores - 1) threads
+//    (steady state: started and warmed before the clock), the default (`renderMany(jobs)`:
+//    threads from the idle cores, the caller's thread too), and the old default (a pool of
+//    min(4, cores) threads made for the call, the caller's thread idle). Ratios are medians
+//    of the per-round ratios (caller alone ms / other ms); the target for a pool of N threads
+//    on a machine with N + 1 idle cores is 0.9 x N. A warm pool is also set against a warm
+//    renderer on the caller's thread (`createImageRenderer()` kept across rounds), since
+//    renderMany's own renderer starts cold each call (its atlas and frame cache).
 //
-// Images/s and wall times are medians of the rounds; the ratio is the median of the
-// per-round ratios (renderMany / baseline). CPU is the process's (all threads) per image.
-// The machine is shared: the load average is printed at the start and the end.
-//
-//   npx -y pnpm@10 build && node bench/render-batch.mjs [--rounds 5] [--images 1000]
-//        [--threads N] [--per-process 3] [--json]
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+//   npx -y pnpm@10 build && node bench/render-batch.mjs [--rows 100000] [--rounds 3]
+//        [--images 3000] [--ratio-rounds 5] [--frames 60] [--width 600] [--height H]
+//        [--threads N (the CLI's --threads)] [--out tar|dir] [--skip-batch] [--skip-ratio] [--json]
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,212 +29,287 @@ import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: "string", default: "5" },
-    images: { type: "string", default: "1000" },
+    rows: { type: "string", default: "100000" },
+    rounds: { type: "string", default: "3" },
+    images: { type: "string", default: "3000" },
+    "ratio-rounds": { type: "string", default: "5" },
+    frames: { type: "string" },
+    width: { type: "string" },
+    height: { type: "string" },
     threads: { type: "string" },
-    "per-process": { type: "string", default: "3" },
+    out: { type: "string", default: "tar" },
+    "skip-batch": { type: "boolean", default: false },
+    "skip-ratio": { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   },
 });
+const ROWS = Number(values.rows);
 const ROUNDS = Number(values.rounds);
 const IMAGES = Number(values.images);
-const THREADS = values.threads === undefined ? undefined : Number(values.threads);
-const PER_PROCESS = Number(values["per-process"]);
-
-const { createImageRenderer, renderMany } = await import("../packages/render/dist/index.js");
+const RATIO_ROUNDS = Number(values["ratio-rounds"]);
 const cli = fileURLToPath(new URL("../packages/cli/dist/cli.js", import.meta.url));
-
 const NOW = Date.parse("2026-11-25T10:00:00Z");
-const nowIso = new Date(NOW).toISOString();
-// Recipient i: a deadline 1 day and i times 1 h 1 min 1 s away: days, hours, minutes and
-// seconds all differ from one image to the next.
 const deadlineOf = (i) => NOW + 86_400_000 + i * 3_661_000;
-const jobs = Array.from({ length: IMAGES }, (_, i) => ({ id: `r${i}`, deadline: deadlineOf(i) }));
+const sizeFlags = ["frames", "width", "height", "threads"].flatMap((k) =>
+  values[k] === undefined ? [] : [`--${k}`, values[k]],
+);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
-const cpuMs = (since) => {
-  const d = process.cpuUsage(since);
-  return (d.user + d.system) / 1000;
+const r = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+const load = () => loadavg().map((x) => r(x, 1));
+const uptime = () => {
+  try {
+    return execFileSync("uptime", { encoding: "utf8" }).trim();
+  } catch {
+    return `load average ${load().join(", ")}`;
+  }
+};
+const log = (line) => {
+  if (!values.json) console.log(line);
 };
 
-async function viaRenderMany(extra = {}) {
-  const cpu = process.cpuUsage();
-  const t = performance.now();
-  let bytes = 0;
-  let failed = 0;
-  for await (const r of renderMany(jobs, { now: NOW, threads: THREADS, ...extra })) {
-    if (r.ok) bytes += r.bytes.length;
-    else failed++;
-  }
-  if (failed) throw new Error(`renderMany: ${failed} failed`);
-  return { ms: performance.now() - t, cpu: cpuMs(cpu), bytes };
-}
-
-async function sequential() {
-  const cpu = process.cpuUsage();
-  const t = performance.now();
-  const images = createImageRenderer();
-  let bytes = 0;
-  for (const job of jobs) {
-    const gif = await images.gif({ remainingSeconds: Math.ceil((job.deadline - NOW) / 1000) });
-    bytes += gif.length;
-  }
-  return { ms: performance.now() - t, cpu: cpuMs(cpu), bytes };
-}
-
 const work = mkdtempSync(join(tmpdir(), "tminus-batch-bench-"));
-const csv = join(work, "recipients.csv");
-writeFileSync(
-  csv,
-  `id,deadline\n${jobs.map((j) => `${j.id},${new Date(j.deadline).toISOString()}`).join("\n")}\n`,
-);
+const summary = {
+  cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
+  available_parallelism: availableParallelism(),
+  node: process.version,
+  uptime_start: uptime(),
+};
 
-function viaCli(round) {
-  const out = join(work, `out-${round}`);
-  const t = performance.now();
-  const stdout = execFileSync(
-    process.execPath,
-    [cli, "render", "--batch", csv, "--out-dir", out, "--now", nowIso],
-    { encoding: "utf8" },
-  );
-  const ms = performance.now() - t;
-  const files = readdirSync(out).length;
-  if (files !== IMAGES) throw new Error(`--batch wrote ${files} files: ${stdout}`);
-  rmSync(out, { recursive: true, force: true });
-  return { ms, summary: stdout.trim() };
+/** /proc/PID/status fields in kB (Linux), or null. */
+function procStatus(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0);
+    // utime and stime (fields 14 and 15) in clock ticks, all threads; 100 a second on Linux.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+      .replace(/^.*\) /, "")
+      .split(" ");
+    const cpuS = (Number(stat[11]) + Number(stat[12])) / 100;
+    return { hwm: kb("VmHWM"), rss: kb("VmRSS"), cpuS };
+  } catch {
+    return null;
+  }
 }
 
-function perProcess() {
-  const times = [];
-  for (let i = 0; i < PER_PROCESS; i++) {
+/** One `tminus render --batch` child: wall ms, peak RSS MB, CPU s, images counted. */
+function batchRound(csv, round) {
+  const dir = join(work, `out-${round}`);
+  const target = values.out === "dir" ? ["--out-dir", dir] : ["--out-tar", "-"];
+  const args = [cli, "render", "--batch", csv, ...target, "--now", new Date(NOW).toISOString()];
+  args.push(...sizeFlags);
+  return new Promise((resolve, reject) => {
     const t = performance.now();
-    execFileSync(process.execPath, [
-      cli,
-      "render",
-      "--deadline",
-      new Date(deadlineOf(i)).toISOString(),
-      "--now",
-      nowIso,
-      "--out",
-      join(work, `one-${i}.gif`),
-    ]);
-    times.push(performance.now() - t);
-  }
-  return median(times);
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let bytes = 0;
+    let stderr = "";
+    let stdout = "";
+    let peakKb = 0;
+    let cpuS = 0;
+    let last = 0;
+    child.stdout.on("data", (c) => {
+      bytes += c.length;
+      if (values.out === "dir") stdout += c;
+    });
+    child.stderr.on("data", (c) => {
+      stderr += c;
+    });
+    // VmHWM is the process's peak resident set; read often, the last reading before exit is it.
+    const sample = setInterval(() => {
+      const s = procStatus(child.pid);
+      if (s) peakKb = Math.max(peakKb, s.hwm, s.rss);
+      if (s) cpuS = s.cpuS;
+      const done = performance.now() - t;
+      if (!values.json && done - last > 30_000) {
+        last = done;
+        process.stdout.write(
+          `  ... ${r(done / 1000, 0)} s, RSS ${r(s?.rss / 1024 ?? 0, 0)} MB, load ${load()[0]}\n`,
+        );
+      }
+    }, 100);
+    child.on("close", (code) => {
+      clearInterval(sample);
+      const ms = performance.now() - t;
+      rmSync(dir, { recursive: true, force: true });
+      const line = (values.out === "dir" ? stdout : stderr).trim().split("\n").pop();
+      if (code !== 0) return reject(new Error(`--batch exit ${code}: ${stderr.slice(-500)}`));
+      const written = Number(/^wrote (\d+) images/.exec(line)?.[1]);
+      if (written !== ROWS) return reject(new Error(`--batch wrote ${written}: ${line}`));
+      resolve({ ms, peakMb: peakKb / 1024, cpuS, tarBytes: bytes, summary: line, load: load() });
+    });
+  });
 }
 
-const loadStart = loadavg();
-const rounds = [];
 try {
-  // Untimed: the modules (satori, resvg's wasm, fonts) loaded once, as after any first image.
-  await createImageRenderer().gif({ remainingSeconds: 100, frames: 2 });
-  for (let r = 0; r < ROUNDS; r++) {
-    const result = {};
-    // Alternate which goes first, so neither always meets the machine's quieter moment.
-    const order =
-      r % 2
-        ? ["sequential", "inline", "beside", "many", "cli"]
-        : ["many", "beside", "inline", "sequential", "cli"];
-    for (const what of order) {
-      if (what === "many") result.many = await viaRenderMany();
-      else if (what === "beside") result.beside = await viaRenderMany({ callerThread: true });
-      else if (what === "inline") result.inline = await viaRenderMany({ threads: 0 });
-      else if (what === "sequential") result.sequential = await sequential();
-      else result.cli = viaCli(r);
+  log(
+    `${summary.cpus}, availableParallelism ${summary.available_parallelism}, Node ${summary.node}`,
+  );
+  log(`uptime at the start: ${summary.uptime_start}`);
+  if (!values["skip-batch"]) {
+    const csv = join(work, "rows.csv");
+    // Written in pieces: a million rows are 45 MB of text.
+    writeFileSync(csv, "id,deadline\n");
+    const piece = 50_000;
+    for (let from = 0; from < ROWS; from += piece) {
+      let text = "";
+      for (let i = from; i < Math.min(ROWS, from + piece); i++)
+        text += `r${i},${new Date(deadlineOf(i)).toISOString()}\n`;
+      writeFileSync(csv, text, { flag: "a" });
     }
-    rounds.push(result);
-    if (!values.json)
-      console.log(
-        `round ${r + 1}: renderMany ${round(result.many.ms, 0)} ms, with callerThread ${round(result.beside.ms, 0)} ms, threads 0 ${round(result.inline.ms, 0)} ms, sequential ${round(result.sequential.ms, 0)} ms, CLI --batch ${round(result.cli.ms, 0)} ms (load ${loadavg()[0].toFixed(1)})`,
+    const rounds = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const cpuBefore = process.resourceUsage();
+      const result = await batchRound(csv, i);
+      const cpuAfter = process.resourceUsage();
+      // Children's CPU is not in resourceUsage; /usr/bin/time would have it. Ours is the reader.
+      result.readerCpuS = r(
+        (cpuAfter.userCPUTime +
+          cpuAfter.systemCPUTime -
+          cpuBefore.userCPUTime -
+          cpuBefore.systemCPUTime) /
+          1e6,
+        2,
       );
+      rounds.push(result);
+      log(
+        `batch round ${i + 1}: ${r(result.ms / 1000, 1)} s, ${r((ROWS * 1000) / result.ms, 0)} images/s, peak RSS ${r(result.peakMb, 0)} MB, CPU ${r(result.cpuS, 0)} s (last reading), load ${result.load.join(" ")}  (${result.summary})`,
+      );
+    }
+    const ms = median(rounds.map((x) => x.ms));
+    summary.batch = {
+      rows: ROWS,
+      output:
+        values.out === "dir" ? "--out-dir (files)" : "--out-tar - (read and dropped by the bench)",
+      image: `${values.width ?? 600}x${values.height ?? "160"}, ${values.frames ?? 60} frames`,
+      rounds: ROUNDS,
+      seconds: r(ms / 1000, 1),
+      images_per_s: r((ROWS * 1000) / ms, 0),
+      peak_rss_mb: r(Math.max(...rounds.map((x) => x.peakMb)), 0),
+      tar_mb: r(rounds[0].tarBytes / 1e6, 0),
+      per_round: rounds.map((x) => ({
+        seconds: r(x.ms / 1000, 1),
+        peak_rss_mb: r(x.peakMb, 0),
+        cpu_s: r(x.cpuS, 1),
+        load_after: x.load,
+      })),
+      target_45s: ms <= 45_000 ? "met" : "NOT met",
+      target_300mb: Math.max(...rounds.map((x) => x.peakMb)) <= 300 ? "met" : "NOT met",
+    };
   }
-  const oneProcess = perProcess();
-  const loadEnd = loadavg();
-
-  const many = median(rounds.map((r) => r.many.ms));
-  const beside = median(rounds.map((r) => r.beside.ms));
-  const inline = median(rounds.map((r) => r.inline.ms));
-  const seq = median(rounds.map((r) => r.sequential.ms));
-  const cliMs = median(rounds.map((r) => r.cli.ms));
-  const summary = {
-    images: IMAGES,
-    size: "600x160, 60 frames",
-    threads: THREADS ?? Math.max(1, Math.min(4, availableParallelism())),
-    cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
-    node: process.version,
-    load_average: {
-      start: loadStart.map((x) => round(x, 1)),
-      end: loadEnd.map((x) => round(x, 1)),
-    },
-    rounds: ROUNDS,
-    renderMany: {
-      ms: round(many, 0),
-      images_per_s: round((IMAGES * 1000) / many, 0),
-      cpu_ms_per_image: round(median(rounds.map((r) => r.many.cpu)) / IMAGES, 3),
-      kb_per_image: round(rounds[0].many.bytes / IMAGES / 1024, 1),
-    },
-    renderMany_callerThread: {
-      ms: round(beside, 0),
-      images_per_s: round((IMAGES * 1000) / beside, 0),
-      cpu_ms_per_image: round(median(rounds.map((r) => r.beside.cpu)) / IMAGES, 3),
-    },
-    renderMany_threads_0: {
-      ms: round(inline, 0),
-      images_per_s: round((IMAGES * 1000) / inline, 0),
-      cpu_ms_per_image: round(median(rounds.map((r) => r.inline.cpu)) / IMAGES, 3),
-    },
-    sequential: {
-      ms: round(seq, 0),
-      images_per_s: round((IMAGES * 1000) / seq, 0),
-      cpu_ms_per_image: round(median(rounds.map((r) => r.sequential.cpu)) / IMAGES, 3),
-    },
-    cli_batch: { ms: round(cliMs, 0), images_per_s: round((IMAGES * 1000) / cliMs, 0) },
-    process_per_image: {
-      ms_each: round(oneProcess, 0),
-      ms_for_all: round(oneProcess * IMAGES, 0),
-    },
-    ratio_renderMany_over_sequential: round(
-      median(rounds.map((r) => r.sequential.ms / r.many.ms)),
-      2,
-    ),
-    ratio_callerThread_over_sequential: round(
-      median(rounds.map((r) => r.sequential.ms / r.beside.ms)),
-      2,
-    ),
-    ratio_threads_0_over_sequential: round(
-      median(rounds.map((r) => r.sequential.ms / r.inline.ms)),
-      2,
-    ),
-    ratio_cli_batch_over_process_per_image: round((oneProcess * IMAGES) / cliMs, 0),
-    per_round_ms: rounds.map((r) => ({
-      renderMany: round(r.many.ms, 0),
-      callerThread: round(r.beside.ms, 0),
-      threads0: round(r.inline.ms, 0),
-      sequential: round(r.sequential.ms, 0),
-      cli: round(r.cli.ms, 0),
-    })),
-  };
+  if (!values["skip-ratio"]) summary.ratio = await ratio();
+  summary.uptime_end = uptime();
   if (values.json) console.log(JSON.stringify(summary, null, 2));
   else {
-    const s = summary;
-    console.log(`
-${IMAGES} personalized ${s.size} GIFs; ${s.cpus}; Node ${s.node}; ${s.rounds} rounds, medians
-load average ${s.load_average.start.join(" ")} at the start, ${s.load_average.end.join(" ")} at the end
-
-renderMany (${s.threads} threads)   ${s.renderMany.ms} ms   ${s.renderMany.images_per_s} images/s   CPU ${s.renderMany.cpu_ms_per_image} ms/image   ${s.renderMany.kb_per_image} KB/image
-renderMany, callerThread  ${s.renderMany_callerThread.ms} ms   ${s.renderMany_callerThread.images_per_s} images/s   CPU ${s.renderMany_callerThread.cpu_ms_per_image} ms/image   (the caller's thread renders too; --batch over 2,000 rows)
-renderMany, threads 0     ${s.renderMany_threads_0.ms} ms   ${s.renderMany_threads_0.images_per_s} images/s   CPU ${s.renderMany_threads_0.cpu_ms_per_image} ms/image   (no pool; --batch up to 2,000 rows)
-sequential, in process    ${s.sequential.ms} ms   ${s.sequential.images_per_s} images/s   CPU ${s.sequential.cpu_ms_per_image} ms/image
-tminus render --batch     ${s.cli_batch.ms} ms   ${s.cli_batch.images_per_s} images/s   (process start, CSV, 1 file per image)
-a process per image       ${s.process_per_image.ms_each} ms each, ${round(s.process_per_image.ms_for_all / 1000, 1)} s for ${IMAGES}
-
-renderMany / sequential: ${s.ratio_renderMany_over_sequential}x   with callerThread: ${s.ratio_callerThread_over_sequential}x   threads 0: ${s.ratio_threads_0_over_sequential}x   --batch / a process per image: ${s.ratio_cli_batch_over_process_per_image}x
-target: 1,000 in <= 5 s: renderMany ${s.renderMany.ms <= 5000 ? "met" : "NOT met"}, with callerThread ${s.renderMany_callerThread.ms <= 5000 ? "met" : "NOT met"}, threads 0 ${s.renderMany_threads_0.ms <= 5000 ? "met" : "NOT met"}, --batch ${s.cli_batch.ms <= 5000 ? "met" : "NOT met"}`);
+    if (summary.batch) {
+      const b = summary.batch;
+      console.log(`
+tminus render --batch, ${b.rows} rows, ${b.image}, ${b.output}; ${b.rounds} rounds, median
+  ${b.seconds} s   ${b.images_per_s} images/s   peak RSS ${b.peak_rss_mb} MB (highest round)   archive ${b.tar_mb} MB
+  target <= 45 s: ${b.target_45s}; peak RSS <= 300 MB: ${b.target_300mb}`);
+    }
+    if (summary.ratio) {
+      const q = summary.ratio;
+      console.log(`
+renderMany, ${q.images} images a round, ${q.rounds} rounds (medians; ratio = caller alone ms / ms)
+  caller's thread alone (threads: 0)   ${q.caller_ms} ms   ${q.caller_per_s} images/s (a fresh renderer each run, as renderMany makes)
+  caller's thread, warm renderer       ${q.warm_ms} ms   (createImageRenderer() kept across runs: the fair baseline for a warm pool)`);
+      for (const p of q.pools)
+        console.log(
+          `  warm pool of ${p.threads}                      ${p.ms} ms   ratio ${p.ratio}, to the warm renderer ${p.ratio_to_warm} (target ${r(0.9 * p.threads, 2)} with ${p.threads + 1} idle cores)`,
+        );
+      console.log(`  default renderMany(jobs)            ${q.default_ms} ms   ratio ${q.default_ratio} (threads it chose at the start: ${q.default_threads})
+  old default (own pool of ${q.old_threads}, caller idle)  ${q.old_ms} ms   ratio ${q.old_ratio}
+  pool start: ready after ${q.pool_ready_ms} ms (1 thread, warm)`);
+    }
+    console.log(`\nuptime at the end: ${summary.uptime_end}`);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+async function ratio() {
+  const { chooseThreads, createImageRenderer, createRenderPool, renderMany } = await import(
+    "../packages/render/dist/index.js"
+  );
+  const jobs = Array.from({ length: IMAGES }, (_, i) => ({ deadline: deadlineOf(i) }));
+  const run = async (options) => {
+    const t = performance.now();
+    let n = 0;
+    for await (const x of renderMany(jobs, { now: NOW, ...options })) if (x.ok) n++;
+    if (n !== IMAGES) throw new Error(`renderMany: ${IMAGES - n} failed`);
+    return performance.now() - t;
+  };
+  // Untimed: this thread's modules and atlas, as after any first image. The warm renderer is
+  // the fair baseline for a warm pool (its atlas built, its frame cache filled by one pass).
+  const warm = createImageRenderer();
+  const sequential = async () => {
+    const t = performance.now();
+    for (const job of jobs)
+      await warm.gif({ remainingSeconds: Math.ceil((job.deadline - NOW) / 1000) });
+    return performance.now() - t;
+  };
+  await sequential();
+  const t = performance.now();
+  const probe = createRenderPool({ threads: 1 });
+  await probe.ready;
+  const poolReadyMs = performance.now() - t;
+  await probe.close();
+  const sizes = [1];
+  for (let n = 2; n <= Math.min(4, availableParallelism() - 1); n++) sizes.push(n);
+  const pools = new Map();
+  for (const n of sizes) {
+    const pool = createRenderPool({ threads: n, maxQueue: 64 });
+    await pool.ready;
+    // Warm the atlas and frame cache of every thread.
+    await run({ pool, concurrency: 16 }).catch(() => undefined);
+    pools.set(n, pool);
+  }
+  const oldThreads = Math.max(1, Math.min(4, availableParallelism()));
+  const rounds = [];
+  const chosen = [];
+  for (let i = 0; i < RATIO_ROUNDS; i++) {
+    const one = {};
+    const order = ["caller", "warm", ...sizes.map((n) => `pool${n}`), "default", "old"];
+    if (i % 2) order.reverse();
+    for (const what of order) {
+      if (what === "caller") one.caller = await run({ threads: 0 });
+      else if (what === "warm") one.warm = await sequential();
+      else if (what === "default") {
+        chosen.push(
+          chooseThreads({ cores: availableParallelism(), load: loadavg()[0], callerThread: true }),
+        );
+        one.default = await run({});
+      } else if (what === "old") one.old = await run({ threads: oldThreads, callerThread: false });
+      else one[what] = await run({ pool: pools.get(Number(what.slice(4))) });
+    }
+    rounds.push(one);
+    log(
+      `ratio round ${i + 1}: caller ${r(one.caller, 0)} ms, warm caller ${r(one.warm, 0)} ms, ${sizes.map((n) => `pool ${n} ${r(one[`pool${n}`], 0)} ms`).join(", ")}, default ${r(one.default, 0)} ms, old default ${r(one.old, 0)} ms (load ${load()[0]})`,
+    );
+  }
+  for (const pool of pools.values()) await pool.close();
+  const callerMs = median(rounds.map((x) => x.caller));
+  return {
+    images: IMAGES,
+    rounds: RATIO_ROUNDS,
+    caller_ms: r(callerMs, 0),
+    caller_per_s: r((IMAGES * 1000) / callerMs, 0),
+    warm_ms: r(median(rounds.map((x) => x.warm)), 0),
+    pools: sizes.map((n) => ({
+      threads: n,
+      ms: r(median(rounds.map((x) => x[`pool${n}`])), 0),
+      ratio: r(median(rounds.map((x) => x.caller / x[`pool${n}`])), 2),
+      ratio_to_warm: r(median(rounds.map((x) => x.warm / x[`pool${n}`])), 2),
+    })),
+    default_ms: r(median(rounds.map((x) => x.default)), 0),
+    default_ratio: r(median(rounds.map((x) => x.caller / x.default)), 2),
+    default_threads: chosen.join(","),
+    old_threads: oldThreads,
+    old_ms: r(median(rounds.map((x) => x.old)), 0),
+    old_ratio: r(median(rounds.map((x) => x.caller / x.old)), 2),
+    pool_ready_ms: r(poolReadyMs, 0),
+  };
 }

@@ -10,7 +10,15 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Who may import whom: one way, top to bottom. */
 export const ALLOWED = {
-  tminus: ["@tminus/http", "@tminus/webhooks", "@tminus/render", "@tminus/store", "@tminus/core"],
+  tminus: [
+    "@tminus/dashboard",
+    "@tminus/http",
+    "@tminus/webhooks",
+    "@tminus/render",
+    "@tminus/store",
+    "@tminus/core",
+  ],
+  "@tminus/dashboard": ["@tminus/http", "@tminus/render", "@tminus/store", "@tminus/core"],
   "@tminus/http": ["@tminus/webhooks", "@tminus/render", "@tminus/store", "@tminus/core"],
   "@tminus/webhooks": ["@tminus/store", "@tminus/core"],
   "@tminus/render": ["@tminus/core"],

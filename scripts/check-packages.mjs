@@ -2,8 +2,8 @@
 // each (publint --strict, arethetypeswrong), checks that its declarations mention only files
 // it ships and packages it declares, then installs the tarballs with plain npm into an empty
 // folder outside the workspace and uses them there: an app on PostgreSQL with no native module
-// and without @tminus/render, then SQLite and a GIF over node:http, the `tminus` bin, and a
-// type check of every entry point.
+// and without @tminus/render, then SQLite and a GIF over node:http with the dashboard mounted,
+// the `tminus` bin, and a type check of every entry point.
 import { execFile, execFileSync } from "node:child_process";
 import {
   copyFileSync,
@@ -170,9 +170,11 @@ async function installAndUse(app, byName) {
     console.log((await runAsync(process.execPath, ["postgres-only.mjs"], app)).trim());
   }
 
-  step("npm install: SQLite, @tminus/render, the tminus CLI, and Fastify for @tminus/http/fastify");
+  step(
+    "npm install: SQLite, @tminus/render, @tminus/dashboard, the tminus CLI, and Fastify for @tminus/http/fastify",
+  );
   await npmInstall(app, [
-    ...need("@tminus/render", "tminus"),
+    ...need("@tminus/render", "@tminus/dashboard", "tminus"),
     `better-sqlite3@${workspaceSqliteVersion()}`,
     `fastify@${fastifyVersion()}`,
   ]);

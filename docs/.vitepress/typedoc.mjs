@@ -13,7 +13,8 @@ export const ENTRY_POINTS = {
   "packages/render/src/index.ts": "@tminus/render",
   "packages/webhooks/src/index.ts": "@tminus/webhooks",
   "packages/http/src/index.ts": "@tminus/http",
-  "packages/http/src/fastify.ts": "@tminus/http/fastify",
+  "packages/http/src/transport/fastify.ts": "@tminus/http/fastify",
+  "packages/dashboard/src/index.ts": "@tminus/dashboard",
   "packages/cli/src/index.ts": "tminus",
 };
 

@@ -2,4 +2,6 @@ import { defineConfig } from "tsup";
 import { libraryBuild } from "../../tsup.base";
 
 // `@tminus/http/fastify` is its own entry: only Fastify users load it (and Fastify's types).
-export default defineConfig(libraryBuild({ entry: ["src/index.ts", "src/fastify.ts"] }));
+export default defineConfig(
+  libraryBuild({ entry: { index: "src/index.ts", fastify: "src/transport/fastify.ts" } }),
+);

@@ -2,6 +2,7 @@
 // node:http serves a real GIF, @tminus/render renders one directly, and the Fastify entry loads.
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
+import { dashboard } from "@tminus/dashboard";
 import { createAdmin, createHandler, createNodeListener } from "@tminus/http";
 import { tminusFastify } from "@tminus/http/fastify";
 import { renderGif } from "@tminus/render";
@@ -25,7 +26,7 @@ const direct = gifInfo(await renderGif({ remainingSeconds: 3600, frames: 3 }));
 assert.deepEqual(direct, { width: 600, height: 160, frames: 3 });
 
 const store = sqliteStore({ path: "full.db" });
-const handler = createHandler({ store });
+const handler = createHandler({ store, mounts: [dashboard()] });
 const server = createServer(createNodeListener(handler));
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const base = `http://127.0.0.1:${server.address().port}`;
@@ -54,6 +55,11 @@ assert.deepEqual(gifInfo(new Uint8Array(await gif.arrayBuffer())), {
   frames: 2,
 });
 
+// The dashboard from its own tarball, mounted beside the API: its sign-in page answers.
+const signIn = await fetch(`${base}/dashboard/sign-in`);
+assert.equal(signIn.status, 200);
+assert.match(await signIn.text(), /Sign in/);
+
 // The Fastify plugin from the tarball: a POST reaches the handler with its body.
 const app = Fastify();
 await app.register(tminusFastify, { handler, prefix: "/countdown" });
@@ -71,5 +77,5 @@ server.close();
 await handler.close();
 await store.close();
 console.log(
-  "full: a timer created and its GIF served over node:http; renderGif works; the Fastify plugin takes a POST",
+  "full: a timer created and its GIF served over node:http; renderGif works; the dashboard signs in; the Fastify plugin takes a POST",
 );

@@ -1,6 +1,7 @@
 // Type-checked in the install folder with `moduleResolution: nodenext`: every entry point's
 // declarations resolve from the installed packages alone.
 import { computeStatus } from "@tminus/core";
+import { dashboard } from "@tminus/dashboard";
 import { createHandler, type TminusHandler } from "@tminus/http";
 import { type TminusFastifyOptions, tminusFastify } from "@tminus/http/fastify";
 import { renderGif } from "@tminus/render";
@@ -11,7 +12,7 @@ import { createWebhookWorker } from "@tminus/webhooks";
 import { startServer } from "tminus";
 
 const store: Store = sqliteStore({ path: "types.db" });
-const handler: TminusHandler = createHandler({ store });
+const handler: TminusHandler = createHandler({ store, mounts: [dashboard()] });
 const options: TminusFastifyOptions = { handler };
 const gif: Promise<Uint8Array> = renderGif({ remainingSeconds: 60 });
 

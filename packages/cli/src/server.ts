@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { dashboard } from "@tminus/dashboard";
 import {
   createAdmin,
   createHandler,
@@ -66,6 +67,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     store,
     config,
     housekeeping: runWorker,
+    // The browser dashboard beside the API (config.dashboard turns it off or moves it).
+    mounts: [dashboard()],
     ...(metrics ? { metrics } : {}),
     ...(logger ? { logger } : {}),
   });

@@ -91,6 +91,11 @@ describe("tminus serve", () => {
       headers: { authorization: `Bearer ${production}` },
     });
     expect((await res.json()).data.environment).toBe("production");
+    // The dashboard (@tminus/dashboard) is mounted beside the API, where the output says.
+    expect(first.output).toContain(`Dashboard: ${first.url}/dashboard`);
+    const signIn = await fetch(`${first.url}/dashboard/sign-in`);
+    expect(signIn.status).toBe(200);
+    expect(await signIn.text()).toContain("Sign in");
     await stop(first.child);
 
     // Second start on the same file: no new keys, no secrets printed, old keys still valid.

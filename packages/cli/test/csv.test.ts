@@ -49,6 +49,26 @@ describe("parseCsv", () => {
     expect(error).toMatchObject({ line: 2 });
   });
 
+  it("reads any text alike whole (plain lines split at once) and a character at a time", async () => {
+    const outcome = (text: string | string[]) =>
+      parse(text).then(
+        (records) => ({ records }),
+        (e: unknown) => ({ fatal: (e as CsvFatalError).line }),
+      );
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .array(fc.constantFrom("a", "b", " ", "\t", ",", '"', "\n", "\r", "\u00a0"), {
+            maxLength: 60,
+          })
+          .map((cs) => cs.join("")),
+        async (text) => {
+          expect(await outcome(text)).toEqual(await outcome([...text]));
+        },
+      ),
+    );
+  });
+
   it("reads back whatever a careful writer wrote, however the text is cut into chunks", async () => {
     const field = fc.string({
       unit: fc.constantFrom("a", "Z", " ", ",", '"', "\n", "\r\n", "é", "\t"),

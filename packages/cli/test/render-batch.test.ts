@@ -178,10 +178,13 @@ describe("tminus render --batch", () => {
         ["--batch", "r.txt", "--out-dir", "o"],
         "tminus: --batch r.txt: use a .csv or .jsonl file (one recipient per row)\n",
       ],
-      [["--batch", "r.csv"], "tminus: --batch needs --out-dir DIR for the images\n"],
+      [
+        ["--batch", "r.csv"],
+        "tminus: --batch needs --out-dir DIR or --out-tar FILE for the images\n",
+      ],
       [
         ["--batch", "r.csv", "--out", "x.gif"],
-        "tminus: --batch writes to --out-dir DIR, not --out\n",
+        "tminus: --batch writes to --out-dir DIR or --out-tar FILE, not --out\n",
       ],
       [
         ["--batch", "r.csv", "--out-dir", "o", "--name", "../{id}.gif"],
@@ -209,7 +212,7 @@ describe("tminus render --batch", () => {
       ],
       [
         ["--out-dir", "o", "--deadline", now],
-        "tminus: --out-dir and --name go with --batch; one image is written to --out\n",
+        "tminus: --out-dir, --out-tar, --manifest and --name go with --batch; one image is written to --out\n",
       ],
     ];
     // A file that cannot be written ends the batch: the next ones would fail alike.

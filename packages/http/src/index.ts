@@ -11,13 +11,13 @@ export {
   ROLL_MAX_MS,
   type RolledApiKey,
 } from "./admin";
-export { generateApiKey, hashApiKey, KEY_PREFIX } from "./api-key-format";
-export { handleClientError } from "./client-error";
+export type { RouteResult, Services } from "./api/context";
 export {
   type AnalyticsConfig,
   ConfigError,
   type DashboardConfig,
   DEFAULT_CONFIG,
+  dashboardConfig,
   limitsFor,
   type PlanLimits,
   type RenderConfig,
@@ -28,8 +28,9 @@ export {
 } from "./config";
 export { type BillingCycle, cycleAt } from "./cycle";
 export { ApiError, ERROR_STATUS, type ErrorCode } from "./errors";
-export type { ApiRequest, ApiResponse } from "./exchange";
-export { createHandler, type TminusHandler } from "./fetch";
+export { generateApiKey, hashApiKey, KEY_PREFIX } from "./guards/api-key-format";
+export type { AuthContext } from "./guards/auth";
+export { SCOPES, type Scope } from "./guards/scopes";
 export { API_PREFIX, type HandlerOptions } from "./handler";
 export {
   createHousekeepingJob,
@@ -37,9 +38,25 @@ export {
   type HousekeepingJobOptions,
   purgeExpired,
 } from "./housekeeping";
-export { createNodeListener, type NodeListener } from "./node";
 export { type HealthOptions, NOT_READY, type NotReadyReason } from "./observability/health";
 export type { Logger, RequestLogLine } from "./observability/logger";
 export { createMetrics, type MetricsOptions, type TminusMetrics } from "./observability/metrics";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
-export { SCOPES, type Scope } from "./scopes";
+export type { InvokeRoute, RouteCall, RouteTrace } from "./pipeline/invoke-route";
+export type {
+  Mount,
+  MountContext,
+  MountFactory,
+  MountHost,
+  RequestOutcome,
+} from "./pipeline/mount";
+export { randomToken, sha256Hex } from "./tokens";
+export { handleClientError } from "./transport/client-error";
+export {
+  type ApiRequest,
+  type ApiResponse,
+  BodyTooLargeError,
+  IncompleteBodyError,
+} from "./transport/exchange";
+export { createHandler, type TminusHandler } from "./transport/fetch";
+export { createNodeListener, type NodeListener } from "./transport/node";

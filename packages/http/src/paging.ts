@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { AuthContext } from "./auth";
 import type { CursorCodec, CursorPosition } from "./cursor";
 import { validationError } from "./errors";
+import type { AuthContext } from "./guards/auth";
 
 /** Limits of the specification's paging section. */
 export const PAGE_LIMIT_DEFAULT = 25;

@@ -39,3 +39,4 @@ export {
   type RenderManyResult,
   renderMany,
 } from "./render-many";
+export { chooseThreads, type ThreadChoice } from "./threads";

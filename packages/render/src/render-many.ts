@@ -2,7 +2,7 @@
 // countdowns rendered on the pool's threads while the caller's event loop writes them
 // out. Jobs are pulled from the caller's iterable only as places free up, so a list of
 // a million recipients never sits in memory as a million promises or images.
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import {
   computeStatus,
   emptyClock,
@@ -21,6 +21,7 @@ import type { Variant } from "./colors";
 import { invalid, RenderError } from "./errors";
 import { createImageRenderer } from "./image";
 import { createRenderPool, type RenderPool } from "./pool";
+import { chooseThreads } from "./threads";
 
 /** An instant: epoch milliseconds, a `Date`, or ISO 8601 with `Z` or an offset. */
 export type Instant = number | string | Date;
@@ -89,16 +90,20 @@ export interface RenderManyOptions extends RenderJob {
    */
   pool?: RenderPool;
   /**
-   * Threads of the pool made for this call. Default: the CPUs, at most 4 (with
-   * `callerThread`, one less). 0: no pool, every image on the caller's thread.
+   * Threads of the pool made for this call. Default: from the idle cores,
+   * `chooseThreads({ cores: availableParallelism(), load: loadavg()[0], callerThread })`: the
+   * CPUs less the one-minute load average, less one for the caller's thread when it renders,
+   * at most 4; 0 on a busy machine, where the caller's thread renders alone. 0: no pool,
+   * every image on the caller's thread.
    */
   threads?: number;
   /**
    * Render on the caller's thread too, beside the pool: while its threads start, and whenever
-   * they already have two jobs each. The least CPU and the shortest time for a build step or
-   * a CLI, where the thread has nothing else to do; not for a server, whose event loop would
-   * stall for each image (about half a millisecond, a few hundred for the first of a process).
-   * Default false.
+   * they already have two jobs each (the pool falls behind). The least CPU and the shortest
+   * time for a build step or a CLI, where the thread has nothing else to do, and never slower
+   * than the caller's thread alone; not for a server, whose event loop would stall for each
+   * image (about half a millisecond, a few hundred for the first of a process): pass false
+   * there. Default: true, unless `pool` is given (a pool shared with a server).
    */
   callerThread?: boolean;
 }
@@ -223,8 +228,10 @@ interface Dispatch {
 }
 
 function createDispatch(options: RenderManyOptions, concurrency: number): Dispatch {
-  const callerThread = options.callerThread ?? false;
-  const threads = options.threads ?? Math.max(1, defaultThreads() - (callerThread ? 1 : 0));
+  const callerThread = options.callerThread ?? options.pool === undefined;
+  const threads =
+    options.threads ??
+    chooseThreads({ cores: availableParallelism(), load: loadavg()[0] ?? 0, callerThread });
   if (!Number.isInteger(threads) || threads < 0 || threads > 64)
     throw invalid("threads", "must be an integer from 0 to 64");
   const local = callerThread || (threads === 0 && !options.pool) ? createImageRenderer() : null;
@@ -390,9 +397,4 @@ function iteratorOf<T>(items: Iterable<T> | AsyncIterable<T>): AsyncIterator<T> 
     if (Symbol.iterator in items) return items[Symbol.iterator]();
   }
   throw invalid("jobs", "must be an iterable or an async iterable");
-}
-
-/** All the CPUs, up to 4: the caller's thread mostly waits while a batch renders. */
-function defaultThreads(): number {
-  return Math.max(1, Math.min(4, availableParallelism()));
 }

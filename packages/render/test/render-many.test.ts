@@ -233,6 +233,14 @@ describe("renderMany", () => {
       const rendered = pool.stats().rendered;
       expect(rendered).toBeGreaterThan(0);
       expect(rendered).toBeLessThan(30);
+      // The defaults: a pool given (a server's) takes every job, the caller's thread none;
+      // without one, threads from the idle cores and the caller's thread, the same bytes.
+      for (const options of [{ pool }, {}]) {
+        const results = (await collect(renderMany(jobs, { now, ...options }))).map(done);
+        for (const [i, r] of results.entries())
+          expect(Buffer.from(r.bytes).equals(Buffer.from(expected[i]!))).toBe(true);
+      }
+      expect(pool.stats().rendered).toBe(rendered + 30);
     } finally {
       await pool.close();
     }

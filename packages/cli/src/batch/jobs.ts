@@ -4,6 +4,7 @@
 import { extname } from "node:path";
 import { isPlainObject } from "@tminus/core";
 import type { RenderJob } from "@tminus/render";
+import { createNameSet } from "./name-set";
 import type { BatchRow } from "./rows";
 
 /** A job of the batch: the render job, the file it goes to, and the row it came from. */
@@ -11,6 +12,8 @@ export interface BatchJob extends RenderJob {
   line: number;
   /** The file name, checked: one name in the output folder, nothing else. */
   file: string;
+  /** The row's `id` column as text (for the manifest), or null without one. */
+  id: string | null;
 }
 
 /** Columns whose text is a whole number in CSV. */
@@ -52,7 +55,9 @@ export function rowToJob(
     throw new RowError(`file name ${file} must end in .gif or .png (see --name)`);
   if (format !== undefined && format !== byName)
     throw new RowError(`file name ${file} does not match format ${format}`);
-  return { ...(job as RenderJob), format: byName, line: row.line, file };
+  const id = row.values["id"];
+  const text = id === undefined || id === null || typeof id === "object" ? null : String(id);
+  return { ...(job as RenderJob), format: byName, line: row.line, file, id: text };
 }
 
 function integerOf(raw: unknown): unknown {
@@ -114,7 +119,7 @@ export function fileNames(template: string): FileNames {
   if (unsafe(literal))
     throw new RowError(`--name ${template}: a file name, not a path (no / \\ : * ? " < > |)`);
   if (template === "") throw new RowError("--name is empty");
-  const taken = new Map<string, number>();
+  const taken = createNameSet();
   return {
     name(row, format) {
       const out = parts
@@ -137,10 +142,9 @@ export function fileNames(template: string): FileNames {
       if (out === "." || out === "..") throw new RowError(`"${out}" is not a file name`);
       if (Buffer.byteLength(out) > 255)
         throw new RowError(`file name ${out.slice(0, 40)}... is longer than 255 bytes`);
-      const before = taken.get(out);
+      const before = taken.take(out, row.line);
       if (before !== undefined)
         throw new RowError(`file name ${out} is already taken by line ${before}`);
-      taken.set(out, row.line);
       return out;
     },
   };

@@ -25,11 +25,11 @@ export function progressLine(counts: BatchCounts, columns: number): string {
 }
 
 /** The line printed when a batch ends, on a terminal or not. */
-export function summaryLine(counts: BatchCounts, outDir: string): string {
+export function summaryLine(counts: BatchCounts, where: string): string {
   const seconds = counts.elapsedMs / 1000;
   const rate = seconds > 0 ? perSecond(counts.written / seconds) : "0";
   const failed = counts.failed > 0 ? `; ${counts.failed} failed` : "";
-  return `wrote ${counts.written} images to ${outDir} in ${seconds.toFixed(2)} s (${rate} images/s)${failed}`;
+  return `wrote ${counts.written} images to ${where} in ${seconds.toFixed(2)} s (${rate} images/s)${failed}`;
 }
 
 /** A terminal stream, as much of one as the progress line needs. */

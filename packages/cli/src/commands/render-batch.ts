@@ -1,15 +1,19 @@
-// `tminus render --batch recipients.csv --out-dir DIR`: one image per row, in one process,
-// through renderMany (a pool of render threads, a bounded number of rows in flight, the file
-// read as it is rendered). A bad row is one line on stderr and the rest go on; the exit
-// status says whether every row became an image.
-import { closeSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+// `tminus render --batch recipients.csv --out-dir DIR` (or `--out-tar FILE`): one image per
+// row, in one process, through renderMany (a bounded number of rows in flight, the file read
+// as it is rendered, the output written with backpressure). A bad row is one line on stderr
+// and the rest go on; the exit status says whether every row became an image.
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import type { LookInput, TimerDefinition } from "@tminus/core";
 import { IMAGE_LIMITS, type RenderManyOptions, renderMany } from "@tminus/render";
+import {
+  checkDestination,
+  type DestinationFlags,
+  openDestination,
+  removeFiles,
+} from "../batch/destination";
 import { type BatchJob, fileNames, RowError, rowToJob } from "../batch/jobs";
 import { type BatchCounts, createProgress, summaryLine } from "../batch/progress";
 import { batchFileKind, readRows } from "../batch/rows";
-import { makeFolder as makeRememberedFolder } from "../created";
 import { CliError } from "../errors";
 import { userPath } from "../paths";
 import {
@@ -22,11 +26,9 @@ import {
 } from "./render-input";
 
 /** The flags a batch reads. */
-export interface BatchFlags extends RenderFlags {
+export interface BatchFlags extends RenderFlags, DestinationFlags {
   batch?: string;
-  outDir?: string;
   name?: string;
-  out?: string;
   now?: string;
   frames?: string;
   scale?: string;
@@ -39,14 +41,12 @@ export interface BatchFlags extends RenderFlags {
 /** Batches of more rows than this (by the file's line count) use render threads too. */
 const POOL_FROM_ROWS = 2000;
 
-/** Renders one image per row of `--batch` into `--out-dir`; exit status 1 if any row failed. */
+/** Renders one image per row of `--batch` into `--out-dir` or `--out-tar`; exit status 1 if any row failed. */
 export async function renderBatch(flags: BatchFlags): Promise<void> {
   const batch = flags.batch!;
-  if (flags.out) throw new CliError("--batch writes to --out-dir DIR, not --out");
-  if (!flags.outDir) throw new CliError("--batch needs --out-dir DIR for the images");
+  const destination = checkDestination(flags, process.stdout.isTTY === true);
   const kind = batchFileKind(batch);
   const source = userPath(batch);
-  const outDir = userPath(flags.outDir);
   const names = (() => {
     try {
       return fileNames(flags.name ?? "{id}.{format}");
@@ -55,7 +55,7 @@ export async function renderBatch(flags: BatchFlags): Promise<void> {
     }
   })();
   const format = formatFlag(flags.format);
-  // Before --out-dir is made: a batch that cannot start leaves nothing behind.
+  // Before anything is made: a batch that cannot start leaves nothing behind.
   let found: ReturnType<typeof statSync>;
   try {
     found = statSync(source);
@@ -66,7 +66,7 @@ export async function renderBatch(flags: BatchFlags): Promise<void> {
   const expected = estimateRows(source, kind);
   // Flags are checked once here: a bad one would otherwise fail every row the same way.
   const defaults = batchDefaults(flags, expected);
-  makeFolder(outDir);
+  const out = openDestination(destination, Math.floor(Number(defaults.now) / 1000));
 
   const err = process.stderr;
   const progress = createProgress(err);
@@ -105,31 +105,46 @@ export async function renderBatch(flags: BatchFlags): Promise<void> {
     }
   }
 
+  let finished = false;
   try {
     for await (const result of renderMany(jobs(), defaults)) {
       flushBefore(result.job.line);
       if (result.ok) {
-        const path = join(outDir, result.job.file);
-        try {
-          // Synchronously: a 20 KB file is written in microseconds, and the promise API's
-          // file handles cost more than the write itself (bench/render-batch.mjs profile).
-          writeFileSync(path, result.bytes);
-        } catch (e) {
-          // A folder that takes no files fails every row alike: stop at the first.
-          throw new CliError(`cannot write ${path}: ${(e as Error).message}`);
-        }
+        const { job, bytes } = result;
+        // Awaited: a slow disk or reader holds back the next results, and with them the rows.
+        await out.images.write(job.file, bytes);
+        await out.manifest?.add({
+          id: job.id,
+          file: job.file,
+          remaining_seconds: result.remainingSeconds,
+          state: result.state,
+          bytes: bytes.length,
+          line: job.line,
+        });
         counts.written++;
       } else fail(result.job.line, result.error.message);
       counts.elapsedMs = performance.now() - started;
       progress.update(counts);
     }
     flushBefore(Number.POSITIVE_INFINITY);
+    await out.images.close();
+    await out.manifest?.close();
+    finished = true;
   } finally {
+    if (!finished) {
+      // Already failing: what is in flight is let go; the first error is the one reported.
+      await out.images.close().catch(() => undefined);
+      await out.manifest?.close().catch(() => undefined);
+      // A batch that stopped before its first image (a broken header) leaves no files.
+      if (counts.written === 0) removeFiles(destination);
+    }
     // Also when the file turns out broken half-way: the bar ends its line before the error.
     counts.elapsedMs = performance.now() - started;
     progress.finish(counts);
   }
-  process.stdout.write(`${summaryLine(counts, outDir)}\n`);
+  // With the tar on standard output, the summary goes where the progress does.
+  const summary = destination.stdoutTaken ? process.stderr : process.stdout;
+  summary.write(`${summaryLine(counts, out.images.where)}\n`);
   if (counts.failed > 0) process.exitCode = 1;
 }
 
@@ -173,23 +188,6 @@ function ranged(value: string | undefined, name: string, min: number, max: numbe
   if (n !== undefined && (n < min || n > max))
     throw new CliError(`--${name}: ${name} must be an integer from ${min} to ${max}`);
   return n;
-}
-
-function makeFolder(dir: string): void {
-  if (statOrNull(dir)?.isFile()) throw new CliError(`--out-dir ${dir} is a file, not a folder`);
-  try {
-    makeRememberedFolder(dir);
-  } catch (err) {
-    throw new CliError(`cannot make --out-dir ${dir}: ${(err as Error).message}`);
-  }
-}
-
-function statOrNull(path: string) {
-  try {
-    return statSync(path);
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -16,8 +16,10 @@ interface RenderOptions extends BatchFlags {
 
 /** One image to `--out`. */
 async function renderOne(opts: RenderOptions): Promise<void> {
-  if (opts.outDir || opts.name)
-    throw new CliError("--out-dir and --name go with --batch; one image is written to --out");
+  if (opts.outDir || opts.name || opts.outTar || opts.manifest)
+    throw new CliError(
+      "--out-dir, --out-tar, --manifest and --name go with --batch; one image is written to --out",
+    );
   if (!opts.out) throw new CliError("--out FILE is required (or --batch FILE with --out-dir DIR)");
   if (!opts.deadline === !opts.timer)
     throw new CliError("give exactly one of --deadline ISO or --timer FILE.json");
@@ -91,8 +93,16 @@ export function registerRender(program: Command): void {
     )
     .option("--out-dir <dir>", "with --batch: the folder the images are written to")
     .option(
+      "--out-tar <file>",
+      "with --batch: one tar archive (ustar) of the images instead of a folder; - for standard output",
+    )
+    .option(
+      "--manifest <file>",
+      "with --batch: a JSON line per image (id, file, remaining_seconds, state, bytes, line)",
+    )
+    .option(
       "--threads <n>",
-      "with --batch: render threads beside this one, 0..64 (default: 0 up to 2,000 rows, else the CPUs - 1)",
+      "with --batch: render threads beside this one, 0..64 (default: 0 up to 2,000 rows, else the idle CPUs less one, at most 4)",
     )
     .option(
       "--name <template>",

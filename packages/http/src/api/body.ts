@@ -1,8 +1,8 @@
 import { isPlainObject, toValidationIssues } from "@tminus/core";
 import type { z } from "zod";
 import { ApiError, validationError } from "../errors";
-import type { ApiRequest } from "../exchange";
 import { BODY_NOT_JSON } from "../openapi/error-cases";
+import type { ApiRequest } from "../transport/exchange";
 import type { BodySpec } from "./define";
 
 /**

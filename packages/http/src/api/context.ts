@@ -1,9 +1,9 @@
 import type { Store } from "@tminus/store";
-import type { AuthContext } from "../auth";
 import type { TminusConfig } from "../config";
 import type { CursorCodec } from "../cursor";
-import type { ApiRequest } from "../exchange";
-import type { ReadCache } from "../read-cache";
+import type { AuthContext } from "../guards/auth";
+import type { ReadCache } from "../guards/read-cache";
+import type { ApiRequest } from "../transport/exchange";
 
 /** The path every API route lives under. */
 export const API_PREFIX = "/api/v1";

@@ -1,8 +1,8 @@
 import type { z } from "zod";
+import type { Scope } from "../guards/scopes";
 import type { ErrorCase } from "../openapi/error-cases";
 import type { HeaderName, ParameterName } from "../openapi/parameters";
 import type { TagName } from "../openapi/tags";
-import type { Scope } from "../scopes";
 import type { RouteContext, RouteResult } from "./context";
 
 /** The HTTP methods of the API. */

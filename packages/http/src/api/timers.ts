@@ -14,7 +14,7 @@ import { z } from "zod";
 import { limitsFor } from "../config";
 import { cycleAt } from "../cycle";
 import { dataEnvelope, JSON_HEADERS } from "../envelope";
-import { checkIdempotencyKey, requestFingerprint } from "../idempotency";
+import { checkIdempotencyKey, requestFingerprint } from "../guards/idempotency";
 import {
   BODY_NOT_JSON,
   IDEMPOTENCY_CONFLICT,

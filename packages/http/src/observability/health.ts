@@ -1,6 +1,6 @@
 import type { Store } from "@tminus/store";
 import { JSON_HEADERS } from "../envelope";
-import type { ApiResponse } from "../exchange";
+import type { ApiResponse } from "../transport/exchange";
 
 /** Where the probes are answered; `false` turns one (or both) off. */
 export interface HealthOptions {

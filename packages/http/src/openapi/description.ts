@@ -1,6 +1,6 @@
 import { TZDB_VERSION } from "@tminus/core";
+import { SCOPES } from "../guards/scopes";
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../paging";
-import { SCOPES } from "../scopes";
 
 /**
  * The document's `info.description`: the rules that apply to every operation and the

@@ -1,4 +1,4 @@
-import type { ApiResponse } from "../exchange";
+import type { ApiResponse } from "../transport/exchange";
 import { buildOpenApiDocument } from "./document";
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ApiRequest, ApiResponse } from "../exchange";
+import type { ApiRequest, ApiResponse } from "../transport/exchange";
 
 /**
  * The ETag of an email image: its cache key hashed. The key is everything the picture depends

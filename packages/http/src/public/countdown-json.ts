@@ -12,7 +12,7 @@ import {
   type TimerStatusResult,
   type ViewerContext,
 } from "@tminus/core";
-import type { ApiResponse } from "../exchange";
+import type { ApiResponse } from "../transport/exchange";
 
 /** The fields of each type that computeStatus reads; everything else stays on the server. */
 function countdownFields(definition: TimerDefinition): Record<string, unknown> {

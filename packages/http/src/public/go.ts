@@ -3,7 +3,7 @@
 // core's schema) or to our own hosted page: never to anything the request carries, so neither
 // is an open redirect.
 import type { TimerDefinition, TimerStatusResult } from "@tminus/core";
-import type { ApiRequest, ApiResponse } from "../exchange";
+import type { ApiRequest, ApiResponse } from "../transport/exchange";
 
 /**
  * The recipient parameters `/go` passes on to the hosted page, so the page counts like the

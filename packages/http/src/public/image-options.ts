@@ -1,5 +1,5 @@
 import { IMAGE_SIZE, snapWidth } from "@tminus/core";
-import type { ApiRequest } from "../exchange";
+import type { ApiRequest } from "../transport/exchange";
 
 /** Image options a public URL may carry; anything else in the query is ignored (utm_* etc.). */
 export interface ImageOptions {

@@ -5,7 +5,7 @@
 // HTML built on the event loop, a person behind it can reload, and the embed's script retries.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { JSON_HEADERS } from "../envelope";
-import type { ApiResponse } from "../exchange";
+import type { ApiResponse } from "../transport/exchange";
 
 /** The error code of a public page shed under load (outside `/api/v1`, like `render_unavailable`). */
 export const OVERLOADED = "overloaded";

@@ -5,7 +5,7 @@
 // instead. A real value (a contact id, an address, a UUID, Unix seconds, an ISO date-time)
 // never holds these delimiters: the recipient id alphabet is `A-Z a-z 0-9 . _ ~ @ + -`.
 
-import type { ApiRequest } from "../exchange";
+import type { ApiRequest } from "../transport/exchange";
 
 /** One platform's placeholder syntax. */
 export interface MergeTagSyntax {

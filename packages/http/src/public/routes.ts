@@ -11,12 +11,12 @@ import {
 } from "@tminus/core";
 import type { ImageInput } from "@tminus/render";
 import type { Store, TimerRecord } from "@tminus/store";
-import { clientAddress } from "../base-url";
 import { analyticsConfig, type TminusConfig, webhookConfig } from "../config";
-import type { ApiRequest, ApiResponse } from "../exchange";
+import type { ReadCache } from "../guards/read-cache";
 import { isUuid } from "../ids";
 import type { RenderFigures } from "../observability/metrics";
-import type { ReadCache } from "../read-cache";
+import { clientAddress } from "../transport/base-url";
+import type { ApiRequest, ApiResponse } from "../transport/exchange";
 import { clientFamily } from "./client-family";
 import { answerConditional, imageEtag } from "./conditional-get";
 import { countdownJson, countdownJsonNotAvailable } from "./countdown-json";

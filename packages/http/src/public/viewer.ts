@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { resolvePersonalizedViewer, timerData, type ViewerContext } from "@tminus/core";
 import type { Store, TimerRecord } from "@tminus/store";
-import type { ApiRequest } from "../exchange";
+import type { ApiRequest } from "../transport/exchange";
 
 /** The cookie that identifies a browser on a duration timer's hosted page. */
 export const VIEWER_COOKIE = "tminus_v";

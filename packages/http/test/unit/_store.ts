@@ -1,6 +1,6 @@
 import type { Store } from "@tminus/store";
 import { sqliteStore } from "@tminus/store/sqlite";
-import type { AuthContext } from "../../src/auth";
+import type { AuthContext } from "../../src/guards/auth";
 import { createAdmin, type IssuedApiKey } from "../../src/index";
 
 /** A real SQLite store in memory and the admin API over it: no server, no files. */
@@ -23,7 +23,7 @@ export function unitStore(now = () => Date.UTC(2026, 10, 23, 12)): UnitStore {
     admin,
     async key(account, environment = "production") {
       const issued = await admin.issueKey({ account, environment });
-      const { hashApiKey } = await import("../../src/api-key-format");
+      const { hashApiKey } = await import("../../src/guards/api-key-format");
       const found = await store.findApiKeyByHash(hashApiKey(issued.secret));
       if (!found) throw new Error("issued key not found");
       return { issued, auth: found };

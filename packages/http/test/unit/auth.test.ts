@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ApiError } from "../../src/errors";
 import {
   digestsEqual,
   displayPrefix,
@@ -12,11 +13,10 @@ import {
   hashApiKey,
   hasValidChecksum,
   KEY_PREFIX,
-} from "../../src/api-key-format";
-import { authenticate } from "../../src/auth";
-import { ApiError } from "../../src/errors";
-import { createReadCache } from "../../src/read-cache";
-import { hasScope, parseScopes, SCOPES } from "../../src/scopes";
+} from "../../src/guards/api-key-format";
+import { authenticate } from "../../src/guards/auth";
+import { createReadCache } from "../../src/guards/read-cache";
+import { hasScope, parseScopes, SCOPES } from "../../src/guards/scopes";
 import { type UnitStore, unitStore } from "./_store";
 
 const NOW = Date.UTC(2026, 10, 23, 12);

@@ -4,7 +4,11 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/errors";
-import { canonicalJson, checkIdempotencyKey, requestFingerprint } from "../../src/idempotency";
+import {
+  canonicalJson,
+  checkIdempotencyKey,
+  requestFingerprint,
+} from "../../src/guards/idempotency";
 
 describe("Idempotency-Key", () => {
   it("accepts 1 to 255 printable ASCII characters, spaces and tildes included", () => {

@@ -4,10 +4,10 @@
 // tests see not only what is admitted but which windows are asked for how many units.
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AuthContext } from "../../src/auth";
 import type { PlanLimits } from "../../src/config";
 import { ApiError } from "../../src/errors";
-import { createRateLimiter, type RateLimitState } from "../../src/rate-limit";
+import type { AuthContext } from "../../src/guards/auth";
+import { createRateLimiter, type RateLimitState } from "../../src/guards/rate-limit";
 import { type UnitStore, unitStore } from "./_store";
 
 const limits = (requests_per_minute: number): PlanLimits => ({

@@ -3,7 +3,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PlanLimits } from "../../src/config";
 import { ApiError } from "../../src/errors";
-import { createRateLimiter, rateLimitHeaders, setRateLimitHeaders } from "../../src/rate-limit";
+import {
+  createRateLimiter,
+  rateLimitHeaders,
+  setRateLimitHeaders,
+} from "../../src/guards/rate-limit";
 import { type UnitStore, unitStore } from "./_store";
 
 const limits = (requests_per_minute: number): PlanLimits => ({

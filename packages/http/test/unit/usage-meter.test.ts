@@ -2,7 +2,7 @@
 // exactly what was counted, per account, environment and cycle, in any order of arrival.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createUsageMeter } from "../../src/usage-meter";
+import { createUsageMeter } from "../../src/guards/usage-meter";
 import { unitStore } from "./_store";
 
 const ENVIRONMENTS = ["production", "sandbox"] as const;

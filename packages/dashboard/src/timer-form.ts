@@ -1,0 +1,432 @@
+import {
+  DARK_PALETTE,
+  DEFAULT_LOOK,
+  formatInstant,
+  formatLocalDateTime,
+  type Look,
+  parseLocalDateTime,
+  resolveLocal,
+  TIME_UNITS,
+  type TimerDefinition,
+  zoneOffsetMs,
+} from "@tminus/core";
+import { normalizeHex } from "./hex-colour";
+
+// The builder's form and the API's timer body, both ways. The form speaks a marketer's terms
+// (a local date and time, days and hours, "every week on Friday at 17:00"); the API body is
+// what POST /timers validates. The dashboard never validates a timer itself: it builds the
+// body and lets the API's own validation answer.
+
+/** Weekday codes of RRULE BYDAY, Monday first, with their names. */
+export const WEEKDAYS = [
+  ["MO", "Monday"],
+  ["TU", "Tuesday"],
+  ["WE", "Wednesday"],
+  ["TH", "Thursday"],
+  ["FR", "Friday"],
+  ["SA", "Saturday"],
+  ["SU", "Sunday"],
+] as const;
+
+const FREQUENCIES = { DAILY: "day", WEEKLY: "week", MONTHLY: "month" } as const;
+type Frequency = keyof typeof FREQUENCIES;
+
+/** The builder's fields, every one a string (checkbox groups are lists). */
+export interface TimerFormValues {
+  name: string;
+  type: string;
+  timezone: string;
+  deadline_local: string;
+  duration_days: string;
+  duration_hours: string;
+  duration_minutes: string;
+  /** Evergreen: no viewer's countdown runs past this wall time (empty: no cap). */
+  not_after_local: string;
+  freq: string;
+  interval: string;
+  byday: string[];
+  bymonthday: string;
+  at_time: string;
+  starts_on: string;
+  hold_minutes: string;
+  /** How the rule ends: never, after `count` occurrences, or on the `until` date. */
+  rule_end: string;
+  count: string;
+  until: string;
+  source: string;
+  offset_hours: string;
+  require_signature: boolean;
+  theme: string;
+  background_color: string;
+  text_color: string;
+  accent_color: string;
+  font: string;
+  font_size: string;
+  units: string[];
+  show_labels: boolean;
+  pad: boolean;
+  separator: string;
+  locale: string;
+  labels: Record<string, string>;
+  panel: string;
+  transparent: boolean;
+  dark_variant: boolean;
+  ended_text: string;
+  ended_image_url: string;
+  ended_redirect_url: string;
+  /** Preview only (never saved): draw the ended look instead of the running countdown. */
+  preview_ended: boolean;
+}
+
+/** Today's date (`YYYY-MM-DD`) in `zone` at `now`; in UTC when the zone is not one. */
+export function todayIn(zone: string, now: number): string {
+  let offset = 0;
+  try {
+    offset = zoneOffsetMs(zone, now);
+  } catch {
+    // Not a zone (yet: the field is being typed): the API names the problem.
+  }
+  return new Date(now + offset).toISOString().slice(0, 10);
+}
+
+/**
+ * The builder's starting values: a fixed timer a week from now, the default look; a
+ * recurring rule starts today in the timer's zone (its next occurrence may be today).
+ */
+export function defaultFormValues(now: number, zone = "Etc/UTC"): TimerFormValues {
+  const inAWeek = new Date(now + 7 * 86_400_000).toISOString();
+  return {
+    name: "",
+    type: "fixed",
+    timezone: zone,
+    deadline_local: `${inAWeek.slice(0, 10)}T12:00`,
+    // A day as 1 day 0 hours: the hours field allows 0 to 23, so "24" would block the form.
+    duration_days: "1",
+    duration_hours: "0",
+    duration_minutes: "0",
+    not_after_local: "",
+    freq: "WEEKLY",
+    interval: "1",
+    byday: ["FR"],
+    bymonthday: "1",
+    at_time: "17:00",
+    starts_on: todayIn(zone, now),
+    hold_minutes: "0",
+    rule_end: "never",
+    count: "10",
+    until: "",
+    source: "deadline",
+    offset_hours: "48",
+    require_signature: false,
+    theme: DEFAULT_LOOK.theme,
+    background_color: DEFAULT_LOOK.background_color,
+    text_color: DEFAULT_LOOK.text_color,
+    accent_color: DEFAULT_LOOK.accent_color,
+    font: DEFAULT_LOOK.font,
+    font_size: String(DEFAULT_LOOK.font_size),
+    units: [...DEFAULT_LOOK.units],
+    show_labels: DEFAULT_LOOK.show_labels,
+    pad: DEFAULT_LOOK.pad,
+    separator: DEFAULT_LOOK.separator,
+    locale: DEFAULT_LOOK.locale,
+    labels: {},
+    panel: DEFAULT_LOOK.panel,
+    transparent: DEFAULT_LOOK.transparent,
+    dark_variant: false,
+    ended_text: "Ended",
+    ended_image_url: "",
+    ended_redirect_url: "",
+    preview_ended: false,
+  };
+}
+
+/** Reads the builder's fields from a submitted form (or the preview's query). */
+export function readTimerForm(form: URLSearchParams, now: number): TimerFormValues {
+  const base = defaultFormValues(now);
+  const text = (name: keyof TimerFormValues) => (form.get(name) ?? (base[name] as string)).trim();
+  const labels: Record<string, string> = {};
+  for (const unit of TIME_UNITS) {
+    const value = (form.get(`label_${unit}`) ?? "").trim();
+    if (value !== "") labels[unit] = value;
+  }
+  const timezone = text("timezone");
+  return {
+    name: text("name"),
+    type: text("type"),
+    timezone,
+    deadline_local: text("deadline_local"),
+    duration_days: text("duration_days"),
+    duration_hours: text("duration_hours"),
+    duration_minutes: text("duration_minutes"),
+    not_after_local: text("not_after_local"),
+    freq: text("freq"),
+    interval: text("interval"),
+    byday: form.getAll("byday"),
+    bymonthday: text("bymonthday"),
+    at_time: text("at_time"),
+    // Left empty: today in the timer's zone, as the builder shows it.
+    starts_on: form.get("starts_on")?.trim() || todayIn(timezone, now),
+    hold_minutes: text("hold_minutes"),
+    rule_end: text("rule_end"),
+    count: text("count"),
+    until: text("until"),
+    source: text("source"),
+    offset_hours: text("offset_hours"),
+    require_signature: form.get("require_signature") === "on",
+    theme: text("theme"),
+    background_color: normalizeHex(text("background_color")),
+    text_color: normalizeHex(text("text_color")),
+    accent_color: normalizeHex(text("accent_color")),
+    font: text("font"),
+    font_size: text("font_size"),
+    units: form.getAll("units"),
+    show_labels: form.get("show_labels") === "on",
+    pad: form.get("pad") === "on",
+    separator: form.get("separator") ?? base.separator,
+    locale: text("locale"),
+    labels,
+    panel: text("panel"),
+    transparent: form.get("transparent") === "on",
+    dark_variant: form.get("dark_variant") === "on",
+    ended_text: text("ended_text"),
+    ended_image_url: text("ended_image_url"),
+    ended_redirect_url: text("ended_redirect_url"),
+    preview_ended: form.get("preview_ended") === "on",
+  };
+}
+
+// A number field: its value, or the text itself so that the API names the bad field.
+function num(value: string): number | string {
+  return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+}
+
+/** The local wall-clock value as an instant with offset, or the raw text when it is not one. */
+function deadlineAt(local: string, zone: string): string {
+  const parsed = parseLocalDateTime(local.length === 16 ? `${local}:00` : local);
+  if (!parsed) return local;
+  try {
+    return formatInstant(resolveLocal(parsed, zone));
+  } catch {
+    return `${local}Z`;
+  }
+}
+
+/** The RRULE text of the rule editor's fields. */
+export function ruleOf(v: TimerFormValues): string {
+  const freq = (v.freq in FREQUENCIES ? v.freq : "WEEKLY") as Frequency;
+  const [hour, minute] = v.at_time.split(":");
+  const parts = [`FREQ=${freq}`];
+  if (v.interval !== "1" && v.interval !== "") parts.push(`INTERVAL=${v.interval}`);
+  if (freq === "WEEKLY" && v.byday.length > 0) parts.push(`BYDAY=${v.byday.join(",")}`);
+  if (freq === "MONTHLY") parts.push(`BYMONTHDAY=${v.bymonthday}`);
+  parts.push(`BYHOUR=${Number(hour ?? 0)}`, `BYMINUTE=${Number(minute ?? 0)}`);
+  if (v.rule_end === "count") parts.push(`COUNT=${v.count}`);
+  // A date UNTIL: the last day (inclusive) in the timer's own wall time.
+  if (v.rule_end === "until") parts.push(`UNTIL=${v.until.replaceAll("-", "")}`);
+  return parts.join(";");
+}
+
+/** "Every week on Friday at 17:00", from the rule editor's fields. */
+export function describeRule(v: TimerFormValues): string {
+  const freq = (v.freq in FREQUENCIES ? v.freq : "WEEKLY") as Frequency;
+  const n = Number(v.interval) || 1;
+  const unit = FREQUENCIES[freq];
+  let text = n === 1 ? `Every ${unit}` : `Every ${n} ${unit}s`;
+  if (freq === "WEEKLY" && v.byday.length > 0) {
+    const names = WEEKDAYS.filter(([code]) => v.byday.includes(code)).map(([, name]) => name);
+    text += ` on ${names.join(", ")}`;
+  }
+  if (freq === "MONTHLY") text += ` on day ${v.bymonthday}`;
+  text += ` at ${v.at_time} (${v.timezone})`;
+  if (v.rule_end === "count") text += `, ${v.count} time${v.count === "1" ? "" : "s"}`;
+  if (v.rule_end === "until") text += `, until ${v.until}`;
+  return text;
+}
+
+const COLOR_FIELDS = ["background_color", "text_color", "accent_color"] as const;
+
+/** Each base theme's colours, as the API fills them in when a look gives none. */
+export const THEME_PALETTES: Readonly<
+  Record<string, Record<(typeof COLOR_FIELDS)[number], string>>
+> = {
+  light: {
+    background_color: DEFAULT_LOOK.background_color,
+    text_color: DEFAULT_LOOK.text_color,
+    accent_color: DEFAULT_LOOK.accent_color,
+  },
+  dark: { ...DARK_PALETTE },
+};
+
+/**
+ * The colour fields to send: none when they are exactly another base theme's colours (the
+ * pickers still show the theme the form started with), so that the chosen theme's colours
+ * apply; otherwise the picked ones, which override the theme.
+ */
+function colorsOf(v: TimerFormValues): Record<string, string> {
+  const picked = Object.fromEntries(COLOR_FIELDS.map((f) => [f, v[f].toUpperCase()]));
+  const stale = Object.entries(THEME_PALETTES).some(
+    ([theme, palette]) =>
+      theme !== v.theme && COLOR_FIELDS.every((f) => palette[f].toUpperCase() === picked[f]),
+  );
+  return stale ? {} : picked;
+}
+
+/** The look of the builder's fields, as the API's `look` object. */
+function lookOf(v: TimerFormValues): Record<string, unknown> {
+  return {
+    theme: v.theme,
+    ...colorsOf(v),
+    font: v.font,
+    font_size: num(v.font_size),
+    units: TIME_UNITS.filter((u) => v.units.includes(u)),
+    show_labels: v.show_labels,
+    pad: v.pad,
+    separator: v.separator,
+    locale: v.locale,
+    labels: v.labels,
+    panel: v.panel,
+    transparent: v.transparent,
+    dark: v.dark_variant ? {} : null,
+  };
+}
+
+/** The POST /timers body the builder's fields describe (validated by the API, not here). */
+export function timerBodyOf(v: TimerFormValues): Record<string, unknown> {
+  const common = {
+    // Only the preview draws a nameless form: saving one is refused first (formErrors).
+    name: v.name === "" ? "Untitled timer" : v.name,
+    timezone: v.timezone,
+    look: lookOf(v),
+    ended: {
+      text: v.ended_text,
+      ...(v.ended_image_url ? { image_url: v.ended_image_url } : {}),
+      ...(v.ended_redirect_url ? { redirect_url: v.ended_redirect_url } : {}),
+    },
+  };
+  switch (v.type) {
+    case "duration": {
+      const seconds =
+        (Number(v.duration_days) || 0) * 86_400 +
+        (Number(v.duration_hours) || 0) * 3_600 +
+        (Number(v.duration_minutes) || 0) * 60;
+      return {
+        type: "duration",
+        ...common,
+        duration_seconds: seconds,
+        ...(v.not_after_local ? { not_after: deadlineAt(v.not_after_local, v.timezone) } : {}),
+      };
+    }
+    case "recurring":
+      return {
+        type: "recurring",
+        ...common,
+        recurrence: {
+          rrule: ruleOf(v),
+          dtstart: `${v.starts_on}T${v.at_time}`,
+          ended_hold_seconds: (Number(v.hold_minutes) || 0) * 60,
+        },
+      };
+    case "personalized":
+      return {
+        type: "personalized",
+        ...common,
+        personalization:
+          v.source === "start"
+            ? {
+                source: "start",
+                offset_seconds: Math.round((Number(v.offset_hours) || 0) * 3600),
+                require_signature: v.require_signature,
+              }
+            : { source: "deadline", require_signature: v.require_signature },
+      };
+    default:
+      return { type: v.type, ...common, deadline_at: deadlineAt(v.deadline_local, v.timezone) };
+  }
+}
+
+/** An instant as the wall time in `zone`, for a datetime-local field. */
+function wallTime(instant: string, zone: string): string {
+  const at = Date.parse(instant);
+  return new Date(at + zoneOffsetMs(zone, at)).toISOString().slice(0, 16);
+}
+
+/** The builder's look fields of a complete look (a timer's, or a saved one). */
+export function lookFormValues(look: Look): Partial<TimerFormValues> {
+  return {
+    theme: look.theme,
+    background_color: look.background_color,
+    text_color: look.text_color,
+    accent_color: look.accent_color,
+    font: look.font,
+    font_size: String(look.font_size),
+    units: [...look.units],
+    show_labels: look.show_labels,
+    pad: look.pad,
+    separator: look.separator,
+    locale: look.locale,
+    labels: { ...look.labels },
+    panel: look.panel,
+    transparent: look.transparent,
+    dark_variant: look.dark !== null,
+  };
+}
+
+/** The builder's fields for an existing timer (editing, or building from a copy). */
+export function formValuesOf(
+  definition: TimerDefinition,
+  name: string,
+  now: number,
+): TimerFormValues {
+  const v = defaultFormValues(now);
+  Object.assign(v, {
+    name,
+    type: definition.type,
+    timezone: definition.timezone,
+    ...lookFormValues(definition.look),
+    ended_text: definition.ended.text,
+    ended_image_url: definition.ended.image_url ?? "",
+    ended_redirect_url: definition.ended.redirect_url ?? "",
+  });
+  if (definition.type === "fixed") {
+    // A wall-clock deadline is shown as sent; an instant as the wall time in the timer's zone.
+    if (definition.deadline_local !== undefined) {
+      v.deadline_local = definition.deadline_local.slice(0, 16);
+    } else {
+      v.deadline_local = wallTime(definition.deadline_at!, definition.timezone);
+    }
+  } else if (definition.type === "duration") {
+    const s = definition.duration_seconds;
+    v.duration_days = String(Math.floor(s / 86_400));
+    v.duration_hours = String(Math.floor((s % 86_400) / 3600));
+    v.duration_minutes = String(Math.floor((s % 3600) / 60));
+    if (definition.not_after !== undefined)
+      v.not_after_local = wallTime(definition.not_after, definition.timezone);
+  } else if (definition.type === "recurring") {
+    const rule = new Map(
+      definition.recurrence.rrule.split(";").map((p) => p.split("=") as [string, string]),
+    );
+    v.freq = rule.get("FREQ") ?? "WEEKLY";
+    v.interval = rule.get("INTERVAL") ?? "1";
+    v.byday = (rule.get("BYDAY") ?? "").split(",").filter(Boolean);
+    v.bymonthday = rule.get("BYMONTHDAY") ?? "1";
+    const count = rule.get("COUNT");
+    const until = rule.get("UNTIL");
+    if (count !== undefined) {
+      v.rule_end = "count";
+      v.count = count;
+    } else if (until !== undefined) {
+      v.rule_end = "until";
+      v.until = `${until.slice(0, 4)}-${until.slice(4, 6)}-${until.slice(6, 8)}`;
+    }
+    const start = formatLocalDateTime(parseLocalDateTime(definition.recurrence.dtstart)!);
+    v.starts_on = start.slice(0, 10);
+    v.at_time = start.slice(11, 16);
+    v.hold_minutes = String(Math.round(definition.recurrence.ended_hold_seconds / 60));
+  } else {
+    const p = definition.personalization;
+    v.source = p.source;
+    v.require_signature = p.require_signature;
+    if (p.source === "start") v.offset_hours = String(p.offset_seconds / 3600);
+  }
+  return v;
+}
