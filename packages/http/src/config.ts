@@ -25,7 +25,7 @@ export interface RenderConfig {
    * 0: draw on the event loop (small deployments, tests).
    */
   threads: number | null;
-  /** Images that may wait for a thread; past this, image routes answer 503 (or a stand-in). */
+  /** Images that may wait for a thread; past this, image routes answer a still (one frame). */
   max_queue: number;
   /** Each thread's glyph-atlas cache, in MiB. */
   atlas_cache_mb: number;
@@ -33,6 +33,12 @@ export interface RenderConfig {
   frame_cache_mb: number;
   /** Finished images kept in memory to answer the same image within its second, in MiB. */
   image_cache_mb: number;
+  /** How long an image that had to queue may take before a still answers instead; 0: no limit. */
+  max_wait_ms: number;
+  /** Stills (one frame, drawn while the pool is full) kept per look, size and second, in MiB. */
+  still_cache_mb: number;
+  /** Event-loop delay in ms past which hosted pages and embeds answer `503 overloaded`; 0 never. */
+  page_shed_delay_ms: number;
 }
 
 /** The browser dashboard (docs/dashboard.md). */
@@ -123,6 +129,9 @@ export const DEFAULT_CONFIG: TminusConfig = {
     atlas_cache_mb: 32,
     frame_cache_mb: 8,
     image_cache_mb: 16,
+    max_wait_ms: 2000,
+    still_cache_mb: 4,
+    page_shed_delay_ms: 100,
   },
   dashboard: {
     enabled: true,
@@ -287,6 +296,9 @@ const RENDER_BOUNDS: Record<keyof RenderConfig, [number, number]> = {
   atlas_cache_mb: [0, 4096],
   frame_cache_mb: [0, 4096],
   image_cache_mb: [0, 4096],
+  max_wait_ms: [0, 600_000],
+  still_cache_mb: [0, 4096],
+  page_shed_delay_ms: [0, 60_000],
 };
 
 function renderSection(input: unknown): RenderConfig {

@@ -1,5 +1,6 @@
 import { JSON_HEADERS } from "../envelope";
 import type { Mount } from "../pipeline/mount";
+import { OverloadedError, overloadedResponse } from "../public/load-shedding";
 import { RenderMissingError } from "../public/render-module";
 import type { createPublicRoutes } from "../public/routes";
 import { isPublicPath, publicRouteTemplate } from "../public/urls";
@@ -32,6 +33,7 @@ export function publicMount(
           renderMissingReported = true;
           return renderMissing(error, context.requestId);
         }
+        if (error instanceof OverloadedError) return overloadedResponse(error, context.requestId);
         onError(error, context.requestId);
         return {
           status: 500,

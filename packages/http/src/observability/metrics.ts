@@ -28,10 +28,21 @@ export interface RenderFigures {
   } | null;
   /** Images drawn for requests, by kind. */
   rendered: { gif: number; png: number };
-  /** Older images served because rendering was refused under load. */
-  staleServed: number;
-  /** Image requests answered 503 because rendering was refused and no older image was kept. */
-  busy: number;
+  /**
+   * Image requests answered with a still because the pool was full: drawn (`misses`), kept
+   * (`hits`) or shared with one in flight (`coalesced`); `inline` of those drawn were drawn on
+   * the event loop because the still lane was full too.
+   */
+  stills: {
+    inline: number;
+    /** Requests answered with a still because their image waited past `render.max_wait_ms`. */
+    late: number;
+    hits: number;
+    coalesced: number;
+    misses: number;
+  };
+  /** Hosted pages and embeds answered `503 overloaded` (event loop too slow). */
+  shed: number;
   cache: { hits: number; coalesced: number; misses: number; bytes: number; entries: number };
 }
 
@@ -188,10 +199,32 @@ export function createMetrics(options: MetricsOptions = {}): TminusMetrics {
     () => poolSum((p) => p.restarts),
   );
   counter(
-    "tminus_image_standins_total",
-    "Image requests answered while rendering was refused: an older image (stale) or 503 (busy).",
-    "served",
-    () => ({ stale: sum((f) => f.staleServed), busy: sum((f) => f.busy) }),
+    "tminus_image_stills_total",
+    "Image requests answered with a still (one frame) because the render pool was full: drawn, kept, or shared with one in flight.",
+    "result",
+    () => ({
+      drawn: sum((f) => f.stills.misses),
+      kept: sum((f) => f.stills.hits),
+      shared: sum((f) => f.stills.coalesced),
+    }),
+  );
+  counter(
+    "tminus_image_stills_inline_total",
+    "Stills drawn on the event loop because the still lane's queue was full too.",
+    null,
+    () => sum((f) => f.stills.inline),
+  );
+  counter(
+    "tminus_image_stills_late_total",
+    "Image requests answered with a still because their image waited in the queue past render.max_wait_ms.",
+    null,
+    () => sum((f) => f.stills.late),
+  );
+  counter(
+    "tminus_public_pages_shed_total",
+    "Hosted pages and embeds answered 503 overloaded because the event loop was too slow.",
+    null,
+    () => sum((f) => f.shed),
   );
   counter(
     "tminus_image_cache_requests_total",

@@ -24,9 +24,11 @@ import { clickTarget, endedImageRedirect, hostedPageFor, redirectTo } from "./go
 import { createImageCache } from "./image-cache";
 import { type ImageOptions, imageOptions } from "./image-options";
 import { createImageRenderer, isQueueFull } from "./image-renderer";
+import { createLoadShedder } from "./load-shedding";
 import { unfilledMergeTagParam } from "./merge-tags";
 import { loadRender } from "./render-module";
 import { requestSource } from "./request-source";
+import { createStillImages, DEGRADED_HEADER } from "./still-images";
 import { FONTS_PREFIX } from "./urls";
 import { createViewCounter, viewerIdentity } from "./view-counter";
 import {
@@ -37,9 +39,6 @@ import {
   startWaitsForHuman,
 } from "./viewer";
 import { createViewerEvents } from "./viewer-events";
-
-/** How old an image may be to stand in for one that rendering refused under load. */
-const STALE_IMAGE_MAX_MS = 60_000;
 
 // Email clients and proxies must ask again each time: the first frame is the exact time left.
 const IMAGE_CACHE_CONTROL = "no-cache, max-age=0";
@@ -85,8 +84,13 @@ export function createPublicRoutes(deps: {
     deps.onError,
   );
   const renderer = createImageRenderer(deps.config.render);
-  // Requests answered while rendering was refused, for metrics.
-  const counts = { staleServed: 0, busy: 0 };
+  // The pool full: a still of the exact time, never a 503. The loop too slow: pages give way.
+  const stills = createStillImages({
+    cacheBytes: deps.config.render.still_cache_mb * 1024 * 1024,
+    atlasCacheBytes: deps.config.render.atlas_cache_mb * 1024 * 1024,
+    maxWaitMs: deps.config.render.max_wait_ms,
+  });
+  const shedder = createLoadShedder(deps.config.render.page_shed_delay_ms);
   let unavailable: Promise<{ gif: Uint8Array; png: Uint8Array }> | undefined;
 
   // Drawn once, on the render threads like every other image: never on the API's event loop.
@@ -137,13 +141,12 @@ export function createPublicRoutes(deps: {
     timer: TimerRecord,
     status: TimerStatusResult,
     options: ImageOptions,
-    now: number,
   ): Promise<ApiResponse> {
     const { definition } = timerData(timer);
     const running = status.state === "running";
     const remaining = status.remaining.total_seconds;
     // Everything the picture depends on, and nothing else: equal keys are equal images.
-    const family = [
+    const key = [
       kind,
       timer.id,
       timer.revision,
@@ -151,47 +154,25 @@ export function createPublicRoutes(deps: {
       options.variant,
       options.width,
       options.frames,
+      remaining,
+      running,
     ].join("|");
-    const key = `${family}|${remaining}|${running}`;
-    try {
-      const bytes = await images.get(
-        key,
-        family,
-        () =>
-          renderer.render(
-            kind,
-            imageInputOf(definition, status, {
-              width: options.width,
-              scale: options.scale,
-              variant: options.variant,
-              frames: kind === "gif" ? options.frames : undefined,
-            }),
-          ),
-        now,
-      );
-      return binary(200, kind, bytes, imageEtag(key));
-    } catch (error) {
-      if (!isQueueFull(error)) throw error;
-      // Rendering is saturated: the newest image of this one a few seconds old beats a broken
-      // image in an email; without one, 503 and when to come back.
-      const stale = images.latestOf(family, now, STALE_IMAGE_MAX_MS);
-      if (stale) {
-        counts.staleServed++;
-        const served = binary(200, kind, stale);
-        served.headers["tminus-image"] = "stale";
-        return served;
-      }
-      counts.busy++;
-      return {
-        status: 503,
-        headers: {
-          "content-type": "text/plain; charset=utf-8",
-          "cache-control": "no-store",
-          "retry-after": String(error.retryAfterSeconds ?? 1),
-        },
-        body: "Busy rendering images; retry shortly.",
-      };
-    }
+    const input = imageInputOf(definition, status, {
+      width: options.width,
+      scale: options.scale,
+      variant: options.variant,
+      frames: kind === "gif" ? options.frames : undefined,
+    });
+    // Behind a queue, or refused by a full one: one frame of the exact time left beats a broken
+    // image in an email (still-images.ts). A still has no ETag: it is not the picture of `key`.
+    const pool = renderer.poolStats();
+    const queued = pool !== null && (pool.queued > 0 || pool.busy >= pool.threads);
+    const full = images.get(key, () => renderer.render(kind, input));
+    const { bytes, still } = await stills.fullOrStill(kind, input, full, queued);
+    if (!still) return binary(200, kind, bytes, imageEtag(key));
+    const response = binary(200, kind, bytes);
+    response.headers[DEGRADED_HEADER] = "still";
+    return response;
   }
 
   async function page(
@@ -274,12 +255,15 @@ export function createPublicRoutes(deps: {
       };
     }
     if (!req.path.startsWith(PUBLIC_PREFIX)) return null;
+    shedder.seen();
     if (req.path.startsWith(FONTS_PREFIX) && read) return font(req.path.slice(FONTS_PREFIX.length));
     const rest = req.path.slice(PUBLIC_PREFIX.length);
     const slash = rest.indexOf("/");
     const id = (slash === -1 ? rest : rest.slice(0, slash)).toLowerCase();
     const kind = KINDS[slash === -1 ? "" : rest.slice(slash)];
     if (!kind || !read) return notShown(kind ?? "page", 404);
+    // Pages are what gives way when the event loop is overloaded (load-shedding.ts).
+    if (kind === "page" || kind === "embed") shedder.check();
     if (!isUuid(id)) return notShown(kind, 404);
     const timer = await deps.cache.findTimerById(id);
     if (timer?.status !== "published") return notShown(kind, 404);
@@ -332,8 +316,7 @@ export function createPublicRoutes(deps: {
             urls: publicUrls(baseUrl, timer.id),
           })
         : isImage
-          ? (endedImageRedirect(definition, status) ??
-            (await image(kind, timer, status, options!, now)))
+          ? (endedImageRedirect(definition, status) ?? (await image(kind, timer, status, options!)))
           : await page(kind, timer, status, now, baseUrl);
     if (setCookie) built.headers["set-cookie"] = setCookie;
     if (zoned && !zoned.applied) built.headers["x-tminus-timezone-ignored"] = zoned.reason;
@@ -376,20 +359,22 @@ export function createPublicRoutes(deps: {
     flushViews: () => views.flush(),
     /** Stops the render threads; call after the requests in flight are answered. */
     close: async () => {
+      shedder.close();
       await Promise.all([views.flush(), viewerEvents.close()]);
-      await renderer.close();
+      await Promise.all([renderer.close(), stills.close()]);
     },
-    /** Starts the render threads and warms them (see ImageRenderer.prepare), then draws the stand-in. */
+    /** Starts the render threads and warms them (see ImageRenderer.prepare), draws the stand-in, starts the still lane. */
     prepare: async () => {
       await renderer.prepare();
       await unavailableImages();
+      if (deps.config.render.threads !== 0) await stills.prepare();
     },
     /** What the render pool and the image cache did so far (read when metrics are scraped). */
     figures: (): RenderFigures => ({
       pool: renderer.poolStats(),
       rendered: renderer.rendered,
-      staleServed: counts.staleServed,
-      busy: counts.busy,
+      stills: { ...stills.figures, ...stills.cacheCounts },
+      shed: shedder.counts.shed,
       cache: { ...images.counts, bytes: images.bytes, entries: images.size },
     }),
     /** Draws an image on the same threads (the dashboard's unpublished previews). */
