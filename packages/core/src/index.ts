@@ -1,9 +1,8 @@
 // @tminus/core: pure countdown math. Nothing here reads a clock, the machine's
 // time zone or the network; `now` is always an argument.
 
-export { labelLanguage, type UnitLabelOverrides, unitLabel } from "./format/labels";
-export { type FormatPartsOptions, type FormattedPart, formatParts } from "./format/parts";
-export { type RemainingPart, type SplitOptions, splitRemaining } from "./format/split";
+// Everything the browser entry has (the countdown math and its formatting), then the rest.
+export * from "./browser";
 export { escapeHtml } from "./html/escape";
 export { type ImageInput, type ImageInputOptions, imageInputOf } from "./image/input";
 export { IMAGE_SIZE, snapHeight, snapWidth } from "./image/size";
@@ -23,14 +22,7 @@ export {
   timerData,
   timerView,
 } from "./resource/timer-view";
-export {
-  DEFAULT_TIMEZONE,
-  MAX_DURATION_SECONDS,
-  TIMER_STATUSES,
-  TIMER_TYPES,
-  type TimerStatus,
-  type TimerType,
-} from "./schema/constants";
+export { DEFAULT_TIMEZONE, MAX_DURATION_SECONDS } from "./schema/constants";
 export { DEFAULT_ENDED, type Ended, endedSchema } from "./schema/ended";
 export { fixedDeadlineIssues } from "./schema/fixed-deadline";
 export {
@@ -59,38 +51,23 @@ export {
   validateTimerPatch,
 } from "./schema/patch";
 export {
-  type DurationTimerDefinition,
   durationTimerSchema,
-  type FixedTimerDefinition,
   fixedTimerSchema,
-  type PersonalizedTimerDefinition,
   personalizationSchema,
   personalizedTimerSchema,
-  type RecurringTimerDefinition,
   recurrenceSchema,
   recurringTimerSchema,
   START_ON,
   type TimerCreateInput,
-  type TimerDefinition,
   timerCreateSchema,
   timerSchemas,
 } from "./schema/timer";
 export { isPlainObject, validateTimerCreate } from "./schema/validate";
-export { clockIssue, emptyClock } from "./status/clock";
 export { durationStatus } from "./status/duration";
 export { fixedDeadlineMs, fixedStatus } from "./status/fixed";
-export { computeStatus } from "./status/index";
 export { personalizedStatus } from "./status/personalized";
 export { recurringStatus } from "./status/recurring";
-export { remainingParts, statusFromTarget } from "./status/remaining";
-export type {
-  RemainingTime,
-  StatusInput,
-  TimerClock,
-  TimerState,
-  TimerStatusResult,
-  ViewerContext,
-} from "./status/types";
+export { statusFromTarget } from "./status/remaining";
 export {
   followsViewerTimezone,
   inViewerTimezone,
@@ -101,7 +78,7 @@ export {
   type LocalDateTime,
   parseLocalDateTime,
 } from "./time/local-date-time";
-export { formatInstant, parseOffsetDateTime } from "./time/offset-date-time";
+export { formatInstant } from "./time/offset-date-time";
 export {
   describeTimeZone,
   formatUtcOffset,
@@ -110,4 +87,3 @@ export {
   TZDB_VERSION,
   timeZoneNames,
 } from "./time/timezones";
-export { TIME_UNITS, type TimeUnit, UNIT_SECONDS } from "./time/units";

@@ -43,13 +43,8 @@ export type { Logger, RequestLogLine } from "./observability/logger";
 export { createMetrics, type MetricsOptions, type TminusMetrics } from "./observability/metrics";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
 export type { InvokeRoute, RouteCall, RouteTrace } from "./pipeline/invoke-route";
-export type {
-  Mount,
-  MountContext,
-  MountFactory,
-  MountHost,
-  RequestOutcome,
-} from "./pipeline/mount";
+// The mount contract (Mount, MountContext, MountFactory, MountHost, RequestOutcome), whole.
+export type * from "./pipeline/mount";
 export { randomToken, sha256Hex } from "./tokens";
 export { handleClientError } from "./transport/client-error";
 export {

@@ -1,7 +1,6 @@
 // The public shape of a render pool: its options, its counters and its methods. Kept apart
 // from pool.ts so the pool's machinery reads on its own.
-import type { ImageCacheStats, ImageRendererOptions } from "./image";
-import type { ImageInput } from "./options";
+import type { ImageCacheStats, ImageRenderer, ImageRendererOptions } from "./image";
 
 /** Options of {@link createRenderPool}. */
 export interface RenderPoolOptions {
@@ -70,9 +69,9 @@ export interface RenderPoolStats {
 /** A bounded pool of render threads. */
 export interface RenderPool {
   /** The animated GIF, rendered on a pool thread (same input and bytes as `renderGif`). */
-  renderGif(input: ImageInput): Promise<Uint8Array>;
+  renderGif: ImageRenderer["gif"];
   /** The still PNG, rendered on a pool thread (same input and bytes as `renderPng`). */
-  renderPng(input: ImageInput): Promise<Uint8Array>;
+  renderPng: ImageRenderer["png"];
   /** Resolves when every thread has started (and warmed, unless `warm: false`). */
   readonly ready: Promise<void>;
   stats(): RenderPoolStats;

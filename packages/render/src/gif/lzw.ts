@@ -220,36 +220,34 @@ export function lzwPiece(): LzwPiece {
   return { bytes, bits: outLength * 8 + accBits, width: nBits };
 }
 
-/**
- * A piece that ends a stream: `pixels[from..to)` encoded from a fresh dictionary
- * (the caller writes the clear before appending it), then the end code.
- */
-export function lzwTailPiece(
+/** Encodes `pixels[from..to)` with a palette of `2^paletteBits` colours into one piece. */
+export type PieceEncoder = (
   pixels: Uint8Array,
   from: number,
   to: number,
   paletteBits: number,
-): LzwPiece {
+) => LzwPiece;
+
+/**
+ * A piece that ends a stream: `pixels[from..to)` encoded from a fresh dictionary
+ * (the caller writes the clear before appending it), then the end code.
+ */
+export const lzwTailPiece: PieceEncoder = (pixels, from, to, paletteBits) => {
   lzwBegin(paletteBits);
   lzwRun(pixels, from, to);
   put(clearCode + 1);
   return lzwPiece();
-}
+};
 
 /**
  * A piece that starts a stream: the first clear, then `pixels[from..to)`; the
  * caller continues with {@link lzwSegment}.
  */
-export function lzwHeadPiece(
-  pixels: Uint8Array,
-  from: number,
-  to: number,
-  paletteBits: number,
-): LzwPiece {
+export const lzwHeadPiece: PieceEncoder = (pixels, from, to, paletteBits) => {
   lzwBegin(paletteBits);
   lzwSegment(pixels, from, to);
   return lzwPiece();
-}
+};
 
 /**
  * The finished stream as GIF image data: the minimum code size, the code bytes in

@@ -72,18 +72,17 @@ export interface AccountStore {
    * Atomic: counts the account's live keys in the environment and inserts the new one only
    * while fewer than `max_active_keys` exist; otherwise throws `StoreError` `limit_reached`.
    */
-  createApiKey(input: {
-    id: string;
-    account_id: string;
-    environment: Environment;
-    prefix: string;
-    hash: string;
-    scopes: string[];
-    /** A note of where the key is used; absent or null for none. */
-    name?: string | null;
-    max_active_keys: number;
-    now: number;
-  }): Promise<ApiKeyRecord>;
+  createApiKey(
+    input: Pick<
+      ApiKeyRecord,
+      "id" | "account_id" | "environment" | "prefix" | "hash" | "scopes"
+    > & {
+      /** A note of where the key is used; absent or null for none. */
+      name?: string | null;
+      max_active_keys: number;
+      now: number;
+    },
+  ): Promise<ApiKeyRecord>;
   /**
    * The key with this hash that is not revoked, and its account. A rolled key is returned
    * until it is revoked, with its `expires_at`: the caller compares it with its own clock.

@@ -28,13 +28,20 @@ export interface NewestFirstPage {
 /** Codes of errors a store throws on purpose (anything else is a fault). */
 export type StoreErrorCode = "conflict" | "limit_reached" | "not_found";
 
-/** An expected failure of a store operation. */
-export class StoreError extends Error {
-  readonly code: StoreErrorCode;
-  constructor(code: StoreErrorCode, message: string) {
+/** An error that carries a code callers branch on; the store's error classes share it. */
+export class CodedError<Code extends string> extends Error {
+  readonly code: Code;
+  constructor(name: string, code: Code, message: string) {
     super(message);
-    this.name = "StoreError";
+    this.name = name;
     this.code = code;
+  }
+}
+
+/** An expected failure of a store operation. */
+export class StoreError extends CodedError<StoreErrorCode> {
+  constructor(code: StoreErrorCode, message: string) {
+    super("StoreError", code, message);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Environment, NewestFirstPage, TimerRecord } from "./common";
 import type { NewWebhookEvent, WebhookEventType } from "./events";
+import type { ViewerStartInput } from "./viewers";
 
 /** A registered receiver of webhooks in one account and environment. */
 export interface WebhookDestination {
@@ -180,15 +181,11 @@ export interface AdvanceTimeRuleInput {
 }
 
 /** A tracked viewer whose end check is due (`viewer.ended`). */
-export interface DueViewerEnd {
-  timer_id: string;
-  viewer: string;
-  recipient: string | null;
-  /** The viewer's clock as recorded (`start_at`, `deadline_at`). */
-  context: Record<string, unknown>;
-  started_at: number;
-  /** When this check was due. */
-  end_check_at: number;
+export interface DueViewerEnd
+  extends Pick<
+    ViewerStartInput,
+    "timer_id" | "viewer" | "recipient" | "context" | "started_at" | "end_check_at"
+  > {
   /** The live timer, or null when it was deleted. */
   timer: TimerRecord | null;
 }

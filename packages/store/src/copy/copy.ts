@@ -1,3 +1,4 @@
+import { CodedError } from "../contract/common";
 import type { CopyEndpoint, CopyProgress } from "./endpoint";
 import { keyOf } from "./rows";
 import { compareSummaries, summarizeTables, type TableComparison } from "./summarize";
@@ -13,12 +14,9 @@ export type CopyErrorCode =
   | "other_copy";
 
 /** Why a copy did not start: one line, meant to be shown as it is. */
-export class CopyError extends Error {
-  readonly code: CopyErrorCode;
+export class CopyError extends CodedError<CopyErrorCode> {
   constructor(code: CopyErrorCode, message: string) {
-    super(message);
-    this.name = "CopyError";
-    this.code = code;
+    super("CopyError", code, message);
   }
 }
 

@@ -8,6 +8,7 @@ import type {
   RenderViewerMark,
 } from "../contract";
 import type { Db } from "./_db";
+import { getOrCreateValue } from "./_keyed-value";
 import { ms, Params } from "./_sql";
 
 /** A count with its source's views in the columns they are stored in. */
@@ -48,13 +49,6 @@ function scopeSql(p: Params, q: RenderAnalyticsQuery): string {
 
 /** Render counts, viewer sets and daily salts. */
 export function createPostgresAnalyticsStore(db: Db): AnalyticsStore {
-  const readSalt = async (day: number) => {
-    const { rows } = await db.query<{ salt: string }>(
-      "SELECT salt FROM analytics_salts WHERE day = $1",
-      [day],
-    );
-    return rows[0]?.salt;
-  };
   return {
     async recordRenderViews(input) {
       const counts = merged<SourcedCount>(
@@ -177,14 +171,12 @@ export function createPostgresAnalyticsStore(db: Db): AnalyticsStore {
       return starts.map((start) => buckets.get(start)!);
     },
     async analyticsSalt(day, create) {
-      const known = await readSalt(day);
-      if (known !== undefined) return known;
-      // The primary key decides between processes asking together: everyone reads the winner.
-      await db.query(
-        "INSERT INTO analytics_salts (day, salt) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-        [day, create()],
+      return getOrCreateValue(
+        db,
+        { table: "analytics_salts", key: "day", value: "salt" },
+        day,
+        create,
       );
-      return (await readSalt(day))!;
     },
   };
 }

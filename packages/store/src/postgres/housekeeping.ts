@@ -1,29 +1,15 @@
 import type { HousekeepingQueries } from "../shared/queries";
 import type { Db } from "./_db";
+import { getOrCreateValue } from "./_keyed-value";
 
 /** Settled webhook deliveries deleted per statement by the retention purge. */
 const PURGE_BATCH = 500;
 
 /** The secret and purge methods. */
 export function createHousekeepingQueries(db: Db): HousekeepingQueries {
-  const read = async (name: string) => {
-    const { rows } = await db.query<{ value: string }>(
-      "SELECT value FROM secrets WHERE name = $1",
-      [name],
-    );
-    return rows[0]?.value;
-  };
   return {
     async getOrCreateSecret(name, create) {
-      const known = await read(name);
-      if (known !== undefined) return known;
-      // The primary key decides between processes that start together: the first insert wins
-      // and everyone reads the winner's value.
-      await db.query("INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
-        name,
-        create(),
-      ]);
-      return (await read(name))!;
+      return getOrCreateValue(db, { table: "secrets", key: "name", value: "value" }, name, create);
     },
     async purge(input) {
       const { now, request_log_before, rate_windows_before, webhook_deliveries_before } = input;

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { CodedError } from "../contract/common";
 
 /** What a query answers: the rows and, for writes, how many rows it touched. */
 export interface PgQueryResult<R> {
@@ -30,12 +31,9 @@ export interface PgPool {
 export type PostgresStoreErrorCode = "driver_missing" | "schema_newer" | "schema_outdated";
 
 /** Why a PostgreSQL store cannot be used: one line, meant to be shown as it is. */
-export class PostgresStoreError extends Error {
-  readonly code: PostgresStoreErrorCode;
+export class PostgresStoreError extends CodedError<PostgresStoreErrorCode> {
   constructor(code: PostgresStoreErrorCode, message: string) {
-    super(message);
-    this.name = "PostgresStoreError";
-    this.code = code;
+    super("PostgresStoreError", code, message);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { WebhookAttempt, WebhookAttemptTrigger } from "../contract";
+import type { NewestFirstPage, WebhookAttempt, WebhookAttemptTrigger } from "../contract";
 import { type ColumnDecoder, rowMappers } from "../shared/rows";
 
 export * from "../shared/columns";
@@ -36,4 +36,27 @@ export function toAttempt(row: AttemptRow): WebhookAttempt {
     response_body: row.response_body,
     error: row.error,
   };
+}
+
+/** A statement that lists rows from positional parameters (better-sqlite3's `all`). */
+interface ListStatement {
+  all(...params: unknown[]): unknown[];
+}
+
+/**
+ * One newest-first keyset page: `first` takes the scope and the limit, `next` the scope, the
+ * position of the previous page's last row and the limit. A limit under 1 reads nothing.
+ */
+export function newestFirstRows<Row>(
+  first: ListStatement,
+  next: ListStatement,
+  scope: unknown[],
+  query: NewestFirstPage,
+): Row[] {
+  if (!(query.limit > 0)) return [];
+  return (
+    query.after
+      ? next.all(...scope, query.after.value, query.after.id, query.limit)
+      : first.all(...scope, query.limit)
+  ) as Row[];
 }

@@ -6,6 +6,7 @@ import { lockAccount } from "../_account-lock";
 import type { Db } from "../_db";
 import { mapConstraintError } from "../_errors";
 import { bumpCte } from "../_generations";
+import { insertUnderLimit } from "../_insert-under-limit";
 import { fromRow, KEY_COLUMNS, KEY_WITH_ACCOUNT } from "../_rows";
 import { ms } from "../_sql";
 
@@ -18,19 +19,17 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
           // Serialise key creation per account. The count below then runs in a new snapshot
           // that sees every committed key.
           await lockAccount(query, input.account_id, "API key");
-          const { rows } = await query<KeyRow & { live: number }>(
-            `WITH live AS (
-               SELECT count(*)::int AS live FROM api_keys
-               WHERE account_id = $2::text AND environment = $3::text AND revoked_at IS NULL
-                 AND expires_at IS NULL -- a rolled key's slot went to its replacement
-             ), inserted AS (
-               INSERT INTO api_keys (${KEY_COLUMNS})
-               SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text[], $7::bigint,
-                 NULL, NULL, $9::text
-               FROM live WHERE live < $8::int
-               RETURNING ${KEY_COLUMNS}
-             )
-             SELECT live.live, inserted.* FROM live LEFT JOIN inserted ON true`,
+          const { live, row } = await insertUnderLimit<KeyRow>(
+            query,
+            {
+              table: "api_keys",
+              columns: KEY_COLUMNS,
+              live: `account_id = $2::text AND environment = $3::text AND revoked_at IS NULL
+                 AND expires_at IS NULL -- a rolled key's slot went to its replacement`,
+              values: `SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text[], $7::bigint,
+                 NULL, NULL, $9::text`,
+              limit: "$8",
+            },
             [
               input.id,
               input.account_id,
@@ -43,16 +42,14 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
               input.name ?? null,
             ],
           );
-          const row = rows[0]!;
-          if (row.id === null) {
+          if (row === null) {
             // Thrown inside the transaction: it rolls back and the error reaches the caller.
             throw new StoreError(
               "limit_reached",
-              `the account already has ${row.live} live ${input.environment} key(s), its limit is ${input.max_active_keys}`,
+              `the account already has ${live} live ${input.environment} key(s), its limit is ${input.max_active_keys}`,
             );
           }
-          const { live: _, ...key } = row;
-          return fromRow.key(key);
+          return fromRow.key(row);
         });
       } catch (error) {
         throw mapConstraintError(error, "API key");

@@ -3,6 +3,7 @@ import type { WebhookDestinationQueries } from "../../shared/queries";
 import { lockAccount } from "../_account-lock";
 import type { Db } from "../_db";
 import { mapConstraintError } from "../_errors";
+import { insertUnderLimit } from "../_insert-under-limit";
 import { DESTINATION_COLUMNS, type DestinationRow, fromRow } from "../_rows";
 
 const LIVE = "account_id = $1 AND environment = $2 AND deleted_at IS NULL";
@@ -19,17 +20,16 @@ export function createWebhookDestinationQueries(db: Db): WebhookDestinationQueri
         return await db.transaction(async (query) => {
           // Count and insert under a row lock on the account, as API keys do.
           await lockAccount(query, d.account_id, `webhook destination ${d.id}`);
-          const { rows } = await query<DestinationRow & { live: number }>(
-            `WITH live AS (
-               SELECT count(*)::int AS live FROM webhook_destinations WHERE ${LIVE}
-             ), inserted AS (
-               INSERT INTO webhook_destinations (${DESTINATION_COLUMNS})
-               SELECT $3::text, $1::text, $2::text, $4::text, $5::text, $6::text[], $7::boolean,
-                 NULL, $8::text, NULL, NULL, $9::bigint, $9::bigint
-               FROM live WHERE live < $10::int
-               RETURNING ${DESTINATION_COLUMNS}
-             )
-             SELECT live.live, inserted.* FROM live LEFT JOIN inserted ON true`,
+          const { live, row } = await insertUnderLimit<DestinationRow>(
+            query,
+            {
+              table: "webhook_destinations",
+              columns: DESTINATION_COLUMNS,
+              live: LIVE,
+              values: `SELECT $3::text, $1::text, $2::text, $4::text, $5::text, $6::text[], $7::boolean,
+                 NULL, $8::text, NULL, NULL, $9::bigint, $9::bigint`,
+              limit: "$10",
+            },
             [
               d.account_id,
               d.environment,
@@ -43,8 +43,7 @@ export function createWebhookDestinationQueries(db: Db): WebhookDestinationQueri
               max_destinations,
             ],
           );
-          const { live, ...row } = rows[0]!;
-          if (row.id === null) {
+          if (row === null) {
             throw new StoreError(
               "limit_reached",
               `the environment already has ${live} webhook destinations (limit ${max_destinations})`,

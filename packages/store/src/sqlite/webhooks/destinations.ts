@@ -2,7 +2,7 @@ import { StoreError, type WebhookDestination } from "../../contract";
 import type { WebhookDestinationQueries } from "../../shared/queries";
 import { mapConstraintError } from "../_errors";
 import type { GroupWrite } from "../_group-commit";
-import { DESTINATION_COLUMNS, type DestinationRow, fromRow } from "../_rows";
+import { DESTINATION_COLUMNS, type DestinationRow, fromRow, newestFirstRows } from "../_rows";
 import type { SqliteDatabase } from "../database";
 
 /** Prepares the destination statements and returns their methods. */
@@ -79,14 +79,8 @@ export function createWebhookDestinationQueries(
       }
     },
     async listWebhookDestinations(query) {
-      if (!(query.limit > 0)) return [];
       const scope = [query.account_id, query.environment];
-      const rows = (
-        query.after
-          ? next.all(...scope, query.after.value, query.after.id, query.limit)
-          : first.all(...scope, query.limit)
-      ) as DestinationRow[];
-      return rows.map(fromRow.destination);
+      return newestFirstRows<DestinationRow>(first, next, scope, query).map(fromRow.destination);
     },
     async getWebhookDestination(account_id, environment, id) {
       return read(account_id, environment, id);

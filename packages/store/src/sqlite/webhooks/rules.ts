@@ -7,7 +7,7 @@ import {
 import type { WebhookRuleQueries } from "../../shared/queries";
 import { mapConstraintError } from "../_errors";
 import type { GroupWrite } from "../_group-commit";
-import { fromRow, RULE_COLUMNS, type RuleRow } from "../_rows";
+import { fromRow, newestFirstRows, RULE_COLUMNS, type RuleRow } from "../_rows";
 import type { SqliteDatabase } from "../database";
 
 const TIME_EVENTS: readonly string[] = WEBHOOK_TIME_EVENTS;
@@ -81,14 +81,8 @@ export function createWebhookRuleQueries(
       }
     },
     async listWebhookRules(query) {
-      if (!(query.limit > 0)) return [];
       const scope = [query.account_id, query.environment, query.timer_id];
-      const rows = (
-        query.after
-          ? next.all(...scope, query.after.value, query.after.id, query.limit)
-          : first.all(...scope, query.limit)
-      ) as RuleRow[];
-      return rows.map(fromRow.rule);
+      return newestFirstRows<RuleRow>(first, next, scope, query).map(fromRow.rule);
     },
     async deleteWebhookRule({ account_id, environment, timer_id, id }) {
       return write(() => remove.run(id, account_id, environment, timer_id).changes > 0);
