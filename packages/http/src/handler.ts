@@ -14,10 +14,10 @@ import { openApiMount } from "./mounts/openapi";
 import { probesMount } from "./mounts/probes";
 import { publicMount, RENDER_UNAVAILABLE } from "./mounts/public";
 import { createHealth, type HealthOptions } from "./observability/health";
-import { instrumentStore } from "./observability/instrument-store";
-import type { Logger, RequestLogLine } from "./observability/logger";
-import { metricsInternals, type TminusMetrics } from "./observability/metrics";
-import { createTracing, type SpanLike } from "./observability/tracing";
+import { instrumentStore } from "@tminus/observability";
+import type { Logger, RequestLogLine } from "@tminus/observability";
+import { metricsInternals, type TminusMetrics } from "@tminus/observability";
+import { createTracing, type SpanLike } from "@tminus/observability";
 import { normaliseBasePath, withinBasePath } from "./pipeline/base-path";
 import { createRoutePipeline } from "./pipeline/invoke-route";
 import type {

@@ -10,7 +10,7 @@ export {
   ROLL_DEFAULT_MS,
   ROLL_MAX_MS,
   type RolledApiKey,
-} from "./admin";
+} from "@tminus/admin";
 export type { RouteResult, Services } from "./api/context";
 export {
   type AnalyticsConfig,
@@ -28,9 +28,9 @@ export {
 } from "./config";
 export { type BillingCycle, cycleAt } from "./cycle";
 export { ApiError, ERROR_STATUS, type ErrorCode } from "./errors";
-export { generateApiKey, hashApiKey, KEY_PREFIX } from "./guards/api-key-format";
+export { generateApiKey, hashApiKey, KEY_PREFIX } from "@tminus/admin";
 export type { AuthContext } from "./guards/auth";
-export { SCOPES, type Scope } from "./guards/scopes";
+export { SCOPES, type Scope } from "@tminus/admin";
 export { API_PREFIX, type HandlerOptions } from "./handler";
 export {
   createHousekeepingJob,
@@ -39,8 +39,8 @@ export {
   purgeExpired,
 } from "./housekeeping";
 export { type HealthOptions, NOT_READY, type NotReadyReason } from "./observability/health";
-export type { Logger, RequestLogLine } from "./observability/logger";
-export { createMetrics, type MetricsOptions, type TminusMetrics } from "./observability/metrics";
+export type { Logger, RequestLogLine } from "@tminus/observability";
+export { createMetrics, type MetricsOptions, type TminusMetrics } from "@tminus/observability";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
 export type { InvokeRoute, RouteCall, RouteTrace } from "./pipeline/invoke-route";
 export type {
@@ -50,7 +50,7 @@ export type {
   MountHost,
   RequestOutcome,
 } from "./pipeline/mount";
-export { randomToken, sha256Hex } from "./tokens";
+export { randomToken, sha256Hex } from "@tminus/admin";
 export { handleClientError } from "./transport/client-error";
 export {
   type ApiRequest,

@@ -11,7 +11,7 @@ import { ApiError } from "../errors";
 import { type AuthContext, authenticate } from "../guards/auth";
 import type { RateLimiter, RateLimitState } from "../guards/rate-limit";
 import type { ReadCache } from "../guards/read-cache";
-import { hasScope } from "../guards/scopes";
+import { hasScope } from "@tminus/admin";
 import type { UsageMeter } from "../guards/usage-meter";
 import type { RequestLog } from "../request-log";
 import type { ApiRequest } from "../transport/exchange";

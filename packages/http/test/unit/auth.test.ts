@@ -13,10 +13,10 @@ import {
   hashApiKey,
   hasValidChecksum,
   KEY_PREFIX,
-} from "../../src/guards/api-key-format";
+} from "@tminus/admin";
 import { authenticate } from "../../src/guards/auth";
 import { createReadCache } from "../../src/guards/read-cache";
-import { hasScope, parseScopes, SCOPES } from "../../src/guards/scopes";
+import { hasScope, parseScopes, SCOPES } from "@tminus/admin";
 import { type UnitStore, unitStore } from "./_store";
 
 const NOW = Date.UTC(2026, 10, 23, 12);

@@ -9,8 +9,8 @@ import {
 import { AdminError } from "./admin-error";
 import { userAdmin } from "./admin-users";
 import { limitsFor, resolveConfig, type TminusConfig, type TminusConfigInput } from "./config";
-import { generateApiKey } from "./guards/api-key-format";
-import { parseScopes } from "./guards/scopes";
+import { generateApiKey } from "./api-key-format";
+import { parseScopes } from "./scopes";
 
 export { AdminError } from "./admin-error";
 export type { DashboardUserView, PasswordLink } from "./admin-users";
