@@ -6,9 +6,9 @@ import {
   type Store,
   StoreError,
 } from "@tminus/store";
+import { type AdminConfig, limitsFor } from "./admin-config";
 import { AdminError } from "./admin-error";
 import { userAdmin } from "./admin-users";
-import { limitsFor, resolveConfig, type TminusConfig, type TminusConfigInput } from "./config";
 import { generateApiKey } from "./api-key-format";
 import { parseScopes } from "./scopes";
 
@@ -50,10 +50,10 @@ export interface IssuedApiKey extends ApiKeyView {
 /** Longest key name. */
 const KEY_NAME_MAX = 100;
 
-/** Options of `createAdmin`. */
-export interface AdminOptions {
+/** Options of `createAdmin`: a resolved config (`@tminus/http`'s `resolveConfig` gives one). */
+export interface AdminOptions<C extends AdminConfig = AdminConfig> {
   store: Store;
-  config?: TminusConfig | TminusConfigInput;
+  config: C;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -85,13 +85,12 @@ function viewKey(key: ApiKeyRecord, account: Account, now: number): ApiKeyView {
  * The operator's library API for accounts and keys (the specification puts key issuance in a
  * dashboard, outside /api/v1). The CLI's `keys` and `accounts` commands call this.
  * @example
- * const admin = createAdmin({ store });
+ * const admin = createAdmin({ store, config: resolveConfig({}) });
  * const key = await admin.issueKey({ account: "acme", environment: "sandbox" });
  * console.log(key.secret); // shown once
  */
-export function createAdmin(options: AdminOptions) {
-  const { store } = options;
-  const config = resolveConfig(options.config);
+export function createAdmin<C extends AdminConfig>(options: AdminOptions<C>) {
+  const { store, config } = options;
   const now = options.now ?? Date.now;
 
   async function requireAccount(name: string): Promise<Account> {
@@ -300,4 +299,4 @@ export function createAdmin(options: AdminOptions) {
 }
 
 /** The admin API returned by `createAdmin`. */
-export type Admin = ReturnType<typeof createAdmin>;
+export type Admin<C extends AdminConfig = AdminConfig> = ReturnType<typeof createAdmin<C>>;

@@ -1,9 +1,6 @@
 export {
-  type Admin,
   AdminError,
-  type AdminOptions,
   type ApiKeyView,
-  createAdmin,
   type DashboardUserView,
   type IssuedApiKey,
   type PasswordLink,
@@ -11,6 +8,7 @@ export {
   ROLL_MAX_MS,
   type RolledApiKey,
 } from "@tminus/admin";
+export { type Admin, type AdminOptions, createAdmin } from "./admin";
 export type { RouteResult, Services } from "./api/context";
 export {
   type AnalyticsConfig,
