@@ -1,6 +1,6 @@
 import {
-  type AdminOptions as ResolvedAdminOptions,
   createAdmin as createAdminOver,
+  type AdminOptions as ResolvedAdminOptions,
 } from "@tminus/admin";
 import { resolveConfig, type TminusConfig, type TminusConfigInput } from "./config";
 

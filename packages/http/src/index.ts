@@ -2,12 +2,21 @@ export {
   AdminError,
   type ApiKeyView,
   type DashboardUserView,
+  generateApiKey,
+  hashApiKey,
   type IssuedApiKey,
+  KEY_PREFIX,
   type PasswordLink,
   ROLL_DEFAULT_MS,
   ROLL_MAX_MS,
   type RolledApiKey,
+  randomToken,
+  SCOPES,
+  type Scope,
+  sha256Hex,
 } from "@tminus/admin";
+export type { Logger, RequestLogLine } from "@tminus/observability";
+export { createMetrics, type MetricsOptions, type TminusMetrics } from "@tminus/observability";
 export { type Admin, type AdminOptions, createAdmin } from "./admin";
 export type { RouteResult, Services } from "./api/context";
 export {
@@ -26,9 +35,7 @@ export {
 } from "./config";
 export { type BillingCycle, cycleAt } from "./cycle";
 export { ApiError, ERROR_STATUS, type ErrorCode } from "./errors";
-export { generateApiKey, hashApiKey, KEY_PREFIX } from "@tminus/admin";
 export type { AuthContext } from "./guards/auth";
-export { SCOPES, type Scope } from "@tminus/admin";
 export { API_PREFIX, type HandlerOptions } from "./handler";
 export {
   createHousekeepingJob,
@@ -37,8 +44,6 @@ export {
   purgeExpired,
 } from "./housekeeping";
 export { type HealthOptions, NOT_READY, type NotReadyReason } from "./observability/health";
-export type { Logger, RequestLogLine } from "@tminus/observability";
-export { createMetrics, type MetricsOptions, type TminusMetrics } from "@tminus/observability";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
 export type { InvokeRoute, RouteCall, RouteTrace } from "./pipeline/invoke-route";
 export type {
@@ -48,7 +53,6 @@ export type {
   MountHost,
   RequestOutcome,
 } from "./pipeline/mount";
-export { randomToken, sha256Hex } from "@tminus/admin";
 export { handleClientError } from "./transport/client-error";
 export {
   type ApiRequest,
