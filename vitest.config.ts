@@ -17,6 +17,8 @@ export default defineConfig({
       "@tminus/store": src("./packages/store/src/index.ts"),
       "@tminus/http": src("./packages/http/src/index.ts"),
       "@tminus/dashboard": src("./packages/dashboard/src/index.ts"),
+      "@tminus/admin": src("./packages/admin/src/index.ts"),
+      "@tminus/observability": src("./packages/observability/src/index.ts"),
       "@tminus/render": src("./packages/render/src/index.ts"),
       "@tminus/webhooks": src("./packages/webhooks/src/index.ts"),
     },
@@ -45,6 +47,14 @@ export default defineConfig({
       {
         extends: true,
         test: { name: "dashboard", include: ["packages/dashboard/test/**/*.test.ts"] },
+      },
+      {
+        extends: true,
+        test: { name: "admin", include: ["packages/admin/test/**/*.test.ts"] },
+      },
+      {
+        extends: true,
+        test: { name: "observability", include: ["packages/observability/test/**/*.test.ts"] },
       },
       { extends: true, test: { name: "render", include: ["packages/render/test/**/*.test.ts"] } },
       {

@@ -8,18 +8,23 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
+/** What sits below http: the packages http (and everything above it) may import. */
+const BELOW_HTTP = [
+  "@tminus/admin",
+  "@tminus/observability",
+  "@tminus/webhooks",
+  "@tminus/render",
+  "@tminus/store",
+  "@tminus/core",
+];
+
 /** Who may import whom: one way, top to bottom. */
 export const ALLOWED = {
-  tminus: [
-    "@tminus/dashboard",
-    "@tminus/http",
-    "@tminus/webhooks",
-    "@tminus/render",
-    "@tminus/store",
-    "@tminus/core",
-  ],
-  "@tminus/dashboard": ["@tminus/http", "@tminus/render", "@tminus/store", "@tminus/core"],
-  "@tminus/http": ["@tminus/webhooks", "@tminus/render", "@tminus/store", "@tminus/core"],
+  tminus: ["@tminus/dashboard", "@tminus/http", ...BELOW_HTTP],
+  "@tminus/dashboard": ["@tminus/http", ...BELOW_HTTP.filter((p) => p !== "@tminus/webhooks")],
+  "@tminus/http": BELOW_HTTP,
+  "@tminus/admin": ["@tminus/store", "@tminus/core"],
+  "@tminus/observability": ["@tminus/webhooks", "@tminus/store", "@tminus/core"],
   "@tminus/webhooks": ["@tminus/store", "@tminus/core"],
   "@tminus/render": ["@tminus/core"],
   "@tminus/store": [],

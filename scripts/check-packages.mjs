@@ -154,9 +154,18 @@ async function installAndUse(app, byName) {
   }
   const need = (...names) => names.map((n) => byName.get(n));
 
-  step("npm install: an app on PostgreSQL (core, store, webhooks, http and pg), no renderer");
+  step(
+    "npm install: an app on PostgreSQL (core, store, webhooks, admin, observability, http and pg), no renderer",
+  );
   await npmInstall(app, [
-    ...need("@tminus/core", "@tminus/store", "@tminus/webhooks", "@tminus/http"),
+    ...need(
+      "@tminus/core",
+      "@tminus/store",
+      "@tminus/webhooks",
+      "@tminus/admin",
+      "@tminus/observability",
+      "@tminus/http",
+    ),
     `pg@${storeDevVersion("pg")}`,
   ]);
   for (const absent of ["@tminus/render", "better-sqlite3"]) {

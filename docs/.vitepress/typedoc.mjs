@@ -12,6 +12,8 @@ export const ENTRY_POINTS = {
   "packages/store/test/store-suite.ts": "@tminus/store/conformance",
   "packages/render/src/index.ts": "@tminus/render",
   "packages/webhooks/src/index.ts": "@tminus/webhooks",
+  "packages/admin/src/index.ts": "@tminus/admin",
+  "packages/observability/src/index.ts": "@tminus/observability",
   "packages/http/src/index.ts": "@tminus/http",
   "packages/http/src/transport/fastify.ts": "@tminus/http/fastify",
   "packages/dashboard/src/index.ts": "@tminus/dashboard",

@@ -1,4 +1,4 @@
-import type { Logger } from "@tminus/http";
+import type { Logger } from "@tminus/observability";
 import type { DestinationStream } from "pino";
 import { CliError } from "./errors";
 

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import type { TminusMetrics } from "@tminus/http";
+import type { TminusMetrics } from "@tminus/observability";
 
 /** The `/metrics` listener of `--metrics-port`. */
 export interface MetricsServer {

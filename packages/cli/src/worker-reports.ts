@@ -1,4 +1,4 @@
-import type { Logger, TminusMetrics } from "@tminus/http";
+import type { Logger, TminusMetrics } from "@tminus/observability";
 import type { WebhookWorkerOptions } from "@tminus/webhooks";
 
 /**

@@ -1,4 +1,5 @@
-import { type Admin, createAdmin, type MountHost } from "@tminus/http";
+import { type Admin, createAdmin } from "@tminus/admin";
+import type { MountHost } from "@tminus/http";
 import type { Environment, Store, TimerRecord } from "@tminus/store";
 
 /**

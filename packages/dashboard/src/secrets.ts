@@ -1,9 +1,9 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
-import { randomToken } from "@tminus/http";
+import { randomToken } from "@tminus/admin";
 
 // Tokens are made and hashed as the admin API makes its set-password links: one format.
-export { randomToken, sha256Hex } from "@tminus/http";
+export { randomToken, sha256Hex } from "@tminus/admin";
 
 /** Compares two strings in time independent of where they differ (digests equalise lengths). */
 export function equalSecrets(a: string, b: string): boolean {

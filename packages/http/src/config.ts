@@ -1,4 +1,4 @@
-import type { Environment } from "@tminus/store";
+import type { PlanLimits } from "@tminus/admin";
 import {
   DEFAULT_WEBHOOK_CONFIG,
   resolveWebhookConfig,
@@ -6,17 +6,8 @@ import {
   WebhookConfigError,
 } from "@tminus/webhooks";
 
+export { limitsFor, type PlanLimits } from "@tminus/admin";
 export type { WebhookConfig };
-
-/** Limits of one plan (or of the sandbox environment). */
-export interface PlanLimits {
-  /** Fixed one-minute window, counted per key and per account; the tighter one answers. */
-  requests_per_minute: number;
-  /** New timers (creates and duplicates) per billing cycle. */
-  new_timers_per_cycle: number;
-  /** Live API keys per account in the environment. */
-  max_keys: number;
-}
 
 /** How email images are rendered (docs/render.md). */
 export interface RenderConfig {
@@ -372,14 +363,4 @@ function webhookSection(input: unknown): WebhookConfig {
  */
 export function webhookConfig(config: TminusConfig): WebhookConfig {
   return config.webhooks ?? DEFAULT_CONFIG.webhooks;
-}
-
-/** The limits that apply to an account's plan in an environment. */
-export function limitsFor(
-  config: TminusConfig,
-  plan: string,
-  environment: Environment,
-): PlanLimits {
-  if (environment === "sandbox") return config.sandbox;
-  return config.plans[plan] ?? config.plans[config.default_plan]!;
 }

@@ -1,4 +1,12 @@
 import { randomBytes } from "node:crypto";
+import type { Logger, RequestLogLine } from "@tminus/observability";
+import {
+  createTracing,
+  instrumentStore,
+  metricsInternals,
+  type SpanLike,
+  type TminusMetrics,
+} from "@tminus/observability";
 import type { Store } from "@tminus/store";
 import { uuidv7 } from "@tminus/store";
 import { API_PREFIX, type RouteContext, type Services } from "./api/context";
@@ -14,10 +22,6 @@ import { openApiMount } from "./mounts/openapi";
 import { probesMount } from "./mounts/probes";
 import { publicMount, RENDER_UNAVAILABLE } from "./mounts/public";
 import { createHealth, type HealthOptions } from "./observability/health";
-import { instrumentStore } from "./observability/instrument-store";
-import type { Logger, RequestLogLine } from "./observability/logger";
-import { metricsInternals, type TminusMetrics } from "./observability/metrics";
-import { createTracing, type SpanLike } from "./observability/tracing";
 import { normaliseBasePath, withinBasePath } from "./pipeline/base-path";
 import { createRoutePipeline } from "./pipeline/invoke-route";
 import type {

@@ -1,16 +1,23 @@
 export {
-  type Admin,
   AdminError,
-  type AdminOptions,
   type ApiKeyView,
-  createAdmin,
   type DashboardUserView,
+  generateApiKey,
+  hashApiKey,
   type IssuedApiKey,
+  KEY_PREFIX,
   type PasswordLink,
   ROLL_DEFAULT_MS,
   ROLL_MAX_MS,
   type RolledApiKey,
-} from "./admin";
+  randomToken,
+  SCOPES,
+  type Scope,
+  sha256Hex,
+} from "@tminus/admin";
+export type { Logger, RequestLogLine } from "@tminus/observability";
+export { createMetrics, type MetricsOptions, type TminusMetrics } from "@tminus/observability";
+export { type Admin, type AdminOptions, createAdmin } from "./admin";
 export type { RouteResult, Services } from "./api/context";
 export {
   type AnalyticsConfig,
@@ -28,9 +35,7 @@ export {
 } from "./config";
 export { type BillingCycle, cycleAt } from "./cycle";
 export { ApiError, ERROR_STATUS, type ErrorCode } from "./errors";
-export { generateApiKey, hashApiKey, KEY_PREFIX } from "./guards/api-key-format";
 export type { AuthContext } from "./guards/auth";
-export { SCOPES, type Scope } from "./guards/scopes";
 export { API_PREFIX, type HandlerOptions } from "./handler";
 export {
   createHousekeepingJob,
@@ -39,13 +44,10 @@ export {
   purgeExpired,
 } from "./housekeeping";
 export { type HealthOptions, NOT_READY, type NotReadyReason } from "./observability/health";
-export type { Logger, RequestLogLine } from "./observability/logger";
-export { createMetrics, type MetricsOptions, type TminusMetrics } from "./observability/metrics";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
 export type { InvokeRoute, RouteCall, RouteTrace } from "./pipeline/invoke-route";
 // The mount contract (Mount, MountContext, MountFactory, MountHost, RequestOutcome), whole.
 export type * from "./pipeline/mount";
-export { randomToken, sha256Hex } from "./tokens";
 export { handleClientError } from "./transport/client-error";
 export {
   type ApiRequest,

@@ -1,4 +1,4 @@
-import { AdminError, createAdmin } from "@tminus/http";
+import { AdminError, createAdmin } from "@tminus/admin";
 import type { Account } from "@tminus/store";
 import type { Command } from "commander";
 import { CliError, DB_OPTION_HELP, loadConfig, openStore } from "../options";

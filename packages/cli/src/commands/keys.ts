@@ -1,4 +1,4 @@
-import { AdminError, type ApiKeyView, createAdmin } from "@tminus/http";
+import { AdminError, type ApiKeyView, createAdmin } from "@tminus/admin";
 import type { Environment } from "@tminus/store";
 import type { Command } from "commander";
 import { CliError, DB_OPTION_HELP, loadConfig, openStore } from "../options";

@@ -1,4 +1,4 @@
-import type { PasswordLink } from "@tminus/http";
+import type { PasswordLink } from "@tminus/admin";
 import type { Command } from "commander";
 import { DB_OPTION_HELP } from "../options";
 import { withAdmin } from "./keys";

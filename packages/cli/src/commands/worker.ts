@@ -1,4 +1,4 @@
-import { createMetrics } from "@tminus/http";
+import { createMetrics } from "@tminus/observability";
 import type { Command } from "commander";
 import { LOG_FORMAT_HELP, LOG_LEVEL_HELP, logDatabaseReady } from "../logging";
 import { startMetricsServer } from "../metrics-server";

@@ -1,4 +1,4 @@
-import { AdminError, SCOPES } from "@tminus/http";
+import { AdminError, SCOPES } from "@tminus/admin";
 import type { PageContext } from "../context";
 import { html } from "../html";
 import { csrfField, page, when } from "../layout";

@@ -1,4 +1,4 @@
-import { AdminError, type PasswordLink } from "@tminus/http";
+import { AdminError, type PasswordLink } from "@tminus/admin";
 import type { UserRole } from "@tminus/store";
 import type { PageContext } from "../context";
 import { html, type SafeHtml } from "../html";

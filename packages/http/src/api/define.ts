@@ -1,5 +1,5 @@
+import type { Scope } from "@tminus/admin";
 import type { z } from "zod";
-import type { Scope } from "../guards/scopes";
 import type { ErrorCase } from "../openapi/error-cases";
 import type { HeaderName, ParameterName } from "../openapi/parameters";
 import type { TagName } from "../openapi/tags";

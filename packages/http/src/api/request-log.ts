@@ -1,8 +1,8 @@
+import { environmentOfKey, hasValidChecksum } from "@tminus/admin";
 import { formatInstant } from "@tminus/core";
 import { type ListRequestLogQuery, type RequestLogEntry, uuidv7Time } from "@tminus/store";
 import { z } from "zod";
 import { validationError } from "../errors";
-import { environmentOfKey, hasValidChecksum } from "../guards/api-key-format";
 import { requestLogCutoff } from "../housekeeping";
 import { isUuid } from "../ids";
 import { cursorBinding, keysetPage } from "../paging";

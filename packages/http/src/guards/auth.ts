@@ -1,6 +1,6 @@
+import { digestsEqual, hashApiKey, hasValidChecksum } from "@tminus/admin";
 import type { Account, ApiKeyRecord } from "@tminus/store";
 import { ApiError } from "../errors";
-import { digestsEqual, hashApiKey, hasValidChecksum } from "./api-key-format";
 import type { ReadCache } from "./read-cache";
 
 /** Who is calling: the key, its account and environment. */

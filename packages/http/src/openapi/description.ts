@@ -1,5 +1,5 @@
+import { SCOPES } from "@tminus/admin";
 import { TZDB_VERSION } from "@tminus/core";
-import { SCOPES } from "../guards/scopes";
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from "../paging";
 
 /**

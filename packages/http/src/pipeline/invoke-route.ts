@@ -1,3 +1,4 @@
+import { hasScope } from "@tminus/admin";
 import { uuidv7 } from "@tminus/store";
 import { readRouteBody } from "../api/body";
 import { API_PREFIX, type RouteContext, type RouteResult, type Services } from "../api/context";
@@ -11,7 +12,6 @@ import { ApiError } from "../errors";
 import { type AuthContext, authenticate } from "../guards/auth";
 import type { RateLimiter, RateLimitState } from "../guards/rate-limit";
 import type { ReadCache } from "../guards/read-cache";
-import { hasScope } from "../guards/scopes";
 import type { UsageMeter } from "../guards/usage-meter";
 import type { RequestLog } from "../request-log";
 import type { ApiRequest } from "../transport/exchange";

@@ -9,12 +9,12 @@ import {
   type TimerStatusResult,
   timerData,
 } from "@tminus/core";
+import type { RenderFigures } from "@tminus/observability";
 import type { ImageInput } from "@tminus/render";
 import type { Store, TimerRecord } from "@tminus/store";
 import { analyticsConfig, type TminusConfig, webhookConfig } from "../config";
 import type { ReadCache } from "../guards/read-cache";
 import { isUuid } from "../ids";
-import type { RenderFigures } from "../observability/metrics";
 import { clientAddress } from "../transport/base-url";
 import type { ApiRequest, ApiResponse } from "../transport/exchange";
 import { clientFamily } from "./client-family";

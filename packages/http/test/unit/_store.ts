@@ -23,7 +23,7 @@ export function unitStore(now = () => Date.UTC(2026, 10, 23, 12)): UnitStore {
     admin,
     async key(account, environment = "production") {
       const issued = await admin.issueKey({ account, environment });
-      const { hashApiKey } = await import("../../src/guards/api-key-format");
+      const { hashApiKey } = await import("@tminus/admin");
       const found = await store.findApiKeyByHash(hashApiKey(issued.secret));
       if (!found) throw new Error("issued key not found");
       return { issued, auth: found };

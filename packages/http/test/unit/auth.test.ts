@@ -2,21 +2,23 @@
 // without a server: header shape, checksum, hash lookup, expiry, suspension.
 import { createHash } from "node:crypto";
 import { crc32 } from "node:zlib";
-import fc from "fast-check";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApiError } from "../../src/errors";
 import {
   digestsEqual,
   displayPrefix,
   environmentOfKey,
   generateApiKey,
   hashApiKey,
+  hasScope,
   hasValidChecksum,
   KEY_PREFIX,
-} from "../../src/guards/api-key-format";
+  parseScopes,
+  SCOPES,
+} from "@tminus/admin";
+import fc from "fast-check";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ApiError } from "../../src/errors";
 import { authenticate } from "../../src/guards/auth";
 import { createReadCache } from "../../src/guards/read-cache";
-import { hasScope, parseScopes, SCOPES } from "../../src/guards/scopes";
 import { type UnitStore, unitStore } from "./_store";
 
 const NOW = Date.UTC(2026, 10, 23, 12);

@@ -6,8 +6,8 @@ import {
   StoreError,
   type UserRole,
 } from "@tminus/store";
+import type { AdminConfig } from "./admin-config";
 import { AdminError } from "./admin-error";
-import { dashboardConfig, type TminusConfig } from "./config";
 import { randomToken, sha256Hex } from "./tokens";
 
 /** A dashboard user as shown to the operator: never the password hash. */
@@ -35,7 +35,7 @@ const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,189}\.[^\s@<>"]{1,63}$/;
 /** What the users' part of `createAdmin` works with. */
 interface UserAdminParts {
   store: Store;
-  config: TminusConfig;
+  config: AdminConfig;
   now(): number;
   requireAccount(name: string): Promise<Account>;
 }
@@ -46,7 +46,7 @@ interface UserAdminParts {
  */
 export function userAdmin({ store, config, now, requireAccount }: UserAdminParts) {
   async function issueLink(user: DashboardUser): Promise<PasswordLink> {
-    const settings = dashboardConfig(config);
+    const settings = config.dashboard;
     const token = randomToken();
     const expires = now() + settings.link_hours * 3_600_000;
     await store.createPasswordLink({

@@ -1,0 +1,12 @@
+export { instrumentStore, type StoreInstrumentation, StoreStats } from "./instrument-store";
+export type { Logger, RequestLogLine } from "./logger";
+export {
+  createMetrics,
+  type HandlerFigures,
+  type MetricsInternals,
+  type MetricsOptions,
+  metricsInternals,
+  type RenderFigures,
+  type TminusMetrics,
+} from "./metrics";
+export { createTracing, type SpanAttributes, type SpanLike, type Tracing } from "./tracing";
