@@ -1,7 +1,15 @@
 // `--db` as a PostgreSQL URL or a SQLite path, `tminus migrate`, and every start-up failure a
 // user can cause as one line and exit 1: the built binary against the real server.
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -197,7 +205,12 @@ it("without the pg driver installed, a postgres:// URL says how to install it, i
     cpSync(join(pkg, "dist"), join(dir, "dist"), { recursive: true });
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
     mkdirSync(join(dir, "node_modules", "@tminus"), { recursive: true });
-    for (const name of ["core", "http", "render", "store", "webhooks"]) {
+    // Every @tminus package the CLI depends on, read from its package.json.
+    const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    const ours = Object.keys(manifest.dependencies).filter((d) => d.startsWith("@tminus/"));
+    for (const name of ours.map((d) => d.slice("@tminus/".length))) {
       symlinkSync(
         join(pkg, "node_modules", "@tminus", name),
         join(dir, "node_modules", "@tminus", name),

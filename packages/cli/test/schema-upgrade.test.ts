@@ -131,8 +131,23 @@ describePg("tminus migrate from the previous schema version, with data", () => {
     await to.startProgress("donor");
     for (const table of COPY_TABLES) {
       const rows = await from.read(table, null, 1_000_000);
-      if (rows.length > 0)
-        await to.write(table, rows, { table: table.name, lastKey: null, rows: 0 });
+      if (rows.length === 0) continue;
+      // Only the columns the old schema has, as in the SQLite case above.
+      const present = new Set(
+        (
+          await pool.query<{ column_name: string }>(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = $1",
+            [table.name],
+          )
+        ).rows.map((r) => r.column_name),
+      );
+      const keep = table.columns.flatMap((c, i) => (present.has(c.name) ? [i] : []));
+      if (keep.length === 0) continue;
+      await to.write(
+        { ...table, columns: keep.map((i) => table.columns[i]!) },
+        rows.map((row) => keep.map((i) => row[i]!)),
+        { table: table.name, lastKey: null, rows: 0 },
+      );
     }
     await to.finishProgress();
     await from.close();
