@@ -28,16 +28,23 @@ export type DatabaseTarget =
   | { kind: "sqlite"; path: string }
   | {
       kind: "postgres";
+      /** The URL as the driver gets it (without tminus' own `prepared_statements`). */
       url: string;
       /** The URL without its password, for messages. */
       label: string;
+      /** `?prepared_statements=off` turns them off (a pooler in transaction mode); default on. */
+      preparedStatements: boolean;
     };
+
+/** The URL query parameter that turns the store's named prepared statements on or off. */
+export const PREPARED_STATEMENTS_PARAM = "prepared_statements";
 
 /**
  * Reads `--db` (else `TMINUS_DATABASE_URL`, else `TMINUS_DB`, else `.tminus/tminus.db`). A
  * `postgres://` or `postgresql://` URL means PostgreSQL; anything else without a scheme is a
  * SQLite file path, relative to where the user ran the command. Another scheme (`mysql://`) is
- * refused rather than taken for a file name.
+ * refused rather than taken for a file name. A PostgreSQL URL's `prepared_statements=on|off` is
+ * tminus' own setting: taken out of the URL before the driver, pg_dump or psql see it.
  */
 export function parseDatabaseTarget(
   value: string | undefined,
@@ -66,13 +73,53 @@ export function parseDatabaseTarget(
       `${source}: the PostgreSQL URL names no database (postgres://user@host:5432/name)`,
     );
   }
+  let preparedStatements = true;
+  let driverUrl = raw;
+  if (url.searchParams.has(PREPARED_STATEMENTS_PARAM)) {
+    const values = url.searchParams.getAll(PREPARED_STATEMENTS_PARAM);
+    const value = values.at(-1)!.toLowerCase();
+    if (values.length > 1 || !SWITCH.has(value)) {
+      throw new CliError(
+        `${source}: ${PREPARED_STATEMENTS_PARAM} must be given once, as on or off, got "${values.join('", "')}"`,
+      );
+    }
+    preparedStatements = SWITCH.get(value)!;
+    url.searchParams.delete(PREPARED_STATEMENTS_PARAM);
+    driverUrl = withoutParam(raw, PREPARED_STATEMENTS_PARAM);
+  }
   const shown = new URL(url);
   if (shown.password) shown.password = "***";
   for (const name of [...shown.searchParams.keys()]) {
     if (/password/i.test(name)) shown.searchParams.set(name, "***");
   }
-  return { kind: "postgres", url: raw, label: shown.toString() };
+  return { kind: "postgres", url: driverUrl, label: shown.toString(), preparedStatements };
 }
+
+/**
+ * `raw` without the query parameter `name`, the rest byte for byte: re-serialising the URL
+ * would write a space as `+`, which libpq (pg_dump, psql) does not read as a space.
+ */
+function withoutParam(raw: string, name: string): string {
+  const at = raw.indexOf("?");
+  if (at < 0) return raw;
+  const hash = raw.indexOf("#", at);
+  const end = hash < 0 ? raw.length : hash;
+  const kept = raw
+    .slice(at + 1, end)
+    .split("&")
+    .filter((pair) => pair !== "" && new URLSearchParams(pair).keys().next().value !== name);
+  return `${raw.slice(0, at)}${kept.length ? `?${kept.join("&")}` : ""}${raw.slice(end)}`;
+}
+
+/** The spellings of `prepared_statements` (libpq-style booleans). */
+const SWITCH = new Map([
+  ["on", true],
+  ["true", true],
+  ["1", true],
+  ["off", false],
+  ["false", false],
+  ["0", false],
+]);
 
 /** What a command asks of the database it opens. */
 export interface OpenOptions {
@@ -152,7 +199,7 @@ export async function openDatabase(
     }
   }
   const pool = await createPool(target, options);
-  const store = postgresStore({ pool, migrate });
+  const store = postgresStore({ pool, migrate, preparedStatements: target.preparedStatements });
   let applied: number[] = [];
   try {
     // Another process may migrate at the same moment: this is what this one saw pending.

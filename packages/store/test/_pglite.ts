@@ -1,5 +1,5 @@
 import { PGlite, types } from "@electric-sql/pglite";
-import type { PgPool, PgPoolClient, PgQueryResult } from "../src/postgres";
+import type { PgPool, PgPoolClient, PgQueryConfig, PgQueryResult } from "../src/postgres";
 
 /**
  * A PGlite database (PostgreSQL compiled to WebAssembly, in this process) that reads values as
@@ -26,6 +26,11 @@ const connections = new WeakMap<PGlite, Connection>();
  * its queue; one made with a `searchPath` sets it whenever it takes the connection, as a pg pool
  * whose URL says `options=-c search_path=...` would. A statement without values goes through the
  * simple protocol, as pg sends it, so a migration's several statements run in one call.
+ *
+ * A named statement (`{ name, text, values }`, what the store sends with `preparedStatements`
+ * on) runs as its text: PGlite's `query` has no named statements (it parses and plans the
+ * unnamed one on every call). So the store's named path runs here, minus the server keeping
+ * the plan; postgres.test.ts checks on the real server that the names reach it.
  */
 export function pglitePool(db: PGlite, options: { searchPath?: string } = {}): PgPool {
   const wanted = options.searchPath ?? DEFAULT_SEARCH_PATH;
@@ -51,7 +56,12 @@ export function pglitePool(db: PGlite, options: { searchPath?: string } = {}): P
     }
     return free;
   };
-  const run = async <R>(text: string, values?: unknown[]): Promise<PgQueryResult<R>> => {
+  const run = async <R>(
+    statement: string | PgQueryConfig,
+    params?: unknown[],
+  ): Promise<PgQueryResult<R>> => {
+    const text = typeof statement === "string" ? statement : statement.text;
+    const values = typeof statement === "string" ? params : statement.values;
     if (values === undefined || values.length === 0) {
       const results = await db.exec(text);
       const last = results.at(-1);
@@ -62,10 +72,10 @@ export function pglitePool(db: PGlite, options: { searchPath?: string } = {}): P
   };
 
   return {
-    async query(text, values) {
+    async query<R>(statement: string | PgQueryConfig, values?: unknown[]) {
       const free = await acquire();
       try {
-        return await run(text, values);
+        return await run<R>(statement, values);
       } finally {
         free();
       }
@@ -74,9 +84,9 @@ export function pglitePool(db: PGlite, options: { searchPath?: string } = {}): P
       const free = await acquire();
       let released = false;
       return {
-        query: (text, values) => {
+        query: <R>(statement: string | PgQueryConfig, values?: unknown[]) => {
           if (released) throw new Error("pglitePool: query on a released client");
-          return run(text, values);
+          return run<R>(statement, values);
         },
         release() {
           // One connection cannot be destroyed and replaced: a client whose ROLLBACK failed

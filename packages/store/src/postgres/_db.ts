@@ -1,8 +1,12 @@
+import type { Statement } from "./_statements";
 import type { PgPool, PgPoolClient, PgQueryResult } from "./pool";
 
-/** Runs one statement. */
+/** Runs one statement: text sent unnamed, or a `named` one sent by name when that is on. */
 // biome-ignore lint/suspicious/noExplicitAny: rows are narrowed by each caller.
-export type Query = <R = any>(text: string, values?: unknown[]) => Promise<PgQueryResult<R>>;
+export type Query = <R = any>(
+  statement: Statement,
+  values?: unknown[],
+) => Promise<PgQueryResult<R>>;
 
 /** What every part of the adapter runs its SQL through. */
 export interface Db {
@@ -34,11 +38,33 @@ const ATTEMPTS = 5;
 const RETRYABLE = new Set(["40001", "40P01"]);
 
 /**
+ * Sends `statement` on `target`. A named statement goes as node-postgres' `{ name, text,
+ * values }` when `prepared` is on (parsed and planned once per connection), else as its text,
+ * exactly like every other statement.
+ */
+function send<R>(
+  target: PgPool | PgPoolClient,
+  prepared: boolean,
+  statement: Statement,
+  values: unknown[] | undefined,
+): Promise<PgQueryResult<R>> {
+  if (typeof statement === "string") return target.query<R>(statement, values);
+  if (!prepared) return target.query<R>(statement.text, values);
+  return target.query<R>({ name: statement.name, text: statement.text, values: values ?? [] });
+}
+
+/**
  * The adapter's `Db` over a pool that becomes usable once `ready` resolves (the driver is
  * loaded and the schema checked): every statement waits for it, so the store can be handed out
- * synchronously and a failed start rejects every call with the same error.
+ * synchronously and a failed start rejects every call with the same error. With
+ * `preparedStatements` off, named statements are sent unnamed like the rest.
  */
-export function createDb(pool: () => PgPool, ready: Promise<void>): Db {
+export function createDb(
+  pool: () => PgPool,
+  ready: Promise<void>,
+  options: { preparedStatements: boolean },
+): Db {
+  const prepared = options.preparedStatements;
   let isReady = false;
   const gate = async () => {
     if (!isReady) {
@@ -49,7 +75,7 @@ export function createDb(pool: () => PgPool, ready: Promise<void>): Db {
   };
 
   return {
-    query: async (text, values) => (await gate()).query(text, values),
+    query: async (statement, values) => send(await gate(), prepared, statement, values),
     async transaction<T>(fn: (query: Query) => Promise<T | Rollback<T>>): Promise<T> {
       const p = await gate();
       for (let attempt = 1; ; attempt++) {
@@ -57,7 +83,9 @@ export function createDb(pool: () => PgPool, ready: Promise<void>): Db {
         let broken: unknown;
         try {
           await client.query("BEGIN");
-          const outcome = await fn((text, values) => client.query(text, values));
+          const outcome = await fn((statement, values) =>
+            send(client, prepared, statement, values),
+          );
           if (outcome instanceof Rollback) {
             await client.query("ROLLBACK");
             return outcome.value;

@@ -1,5 +1,8 @@
 import type { StoreGenerations } from "../contract";
 import type { Db } from "./_db";
+import { named } from "./_statements";
+
+const READ = named("SELECT name, sum(value)::bigint AS value FROM generations GROUP BY name");
 
 /**
  * A CTE that bumps a generation, only when `when` (a CTE name) returned a row, so a change
@@ -13,9 +16,7 @@ export function bumpCte(name: keyof StoreGenerations, when: string, accountParam
 
 /** Reads the generations: one small aggregate. */
 export async function readGenerations(db: Db): Promise<StoreGenerations> {
-  const { rows } = await db.query<{ name: keyof StoreGenerations; value: string }>(
-    "SELECT name, sum(value)::bigint AS value FROM generations GROUP BY name",
-  );
+  const { rows } = await db.query<{ name: keyof StoreGenerations; value: string }>(READ);
   const out: StoreGenerations = { auth: 0, timers: 0 };
   for (const row of rows) out[row.name] = Number(row.value);
   return out;

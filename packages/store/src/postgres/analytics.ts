@@ -10,6 +10,7 @@ import type {
 import type { Db } from "./_db";
 import { getOrCreateValue } from "./_keyed-value";
 import { ms, Params } from "./_sql";
+import { named } from "./_statements";
 
 /** A count with its source's views in the columns they are stored in. */
 type SourcedCount = RenderViewCount & { proxy_views: number; prefetch_views: number };
@@ -97,8 +98,9 @@ export function createPostgresAnalyticsStore(db: Db): AnalyticsStore {
         WHERE (render_viewers.hours | excluded.hours) <> render_viewers.hours
           OR (render_viewers.human_hours | excluded.human_hours) <> render_viewers.human_hours`;
       // A transaction of one statement: a deadlock with another writer is retried by `Db`.
+      // Named: every value travels in an array, so the text is always the same.
       await db.transaction(async (query) => {
-        await query(sql, p.values);
+        await query(named(sql), p.values);
       });
     },
     async listRenderAnalytics(q) {

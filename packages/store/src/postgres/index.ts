@@ -19,6 +19,7 @@ export {
   type PgPool,
   type PgPoolClient,
   type PgPoolConfig,
+  type PgQueryConfig,
   type PgQueryResult,
   PostgresStoreError,
   type PostgresStoreErrorCode,
@@ -36,6 +37,16 @@ export type PostgresStoreOptions = (
       max?: number;
     }
 ) & {
+  /**
+   * Send the hot statements (key lookup, rate-limit reservation, timer reads, creates and
+   * changes, usage, the request log, viewers) as named prepared statements, so each connection
+   * parses and plans them once instead of on every execution (default true). Turn it off
+   * behind a pooler in transaction mode that does not track prepared statements: PgBouncer
+   * before 1.21, or 1.21 and newer with `max_prepared_statements = 0` (see
+   * docs/store-adapters.md). Off, every statement is sent unnamed. A pool of your own must
+   * accept node-postgres' `{ name, text, values }` query config when it is on.
+   */
+  preparedStatements?: boolean;
   /**
    * Apply pending schema migrations before the first statement (default true). With false the
    * store only checks the schema version and fails (`schema_outdated`, `schema_newer`) unless
@@ -77,10 +88,14 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   // unhandled rejection.
   ready.catch(() => {});
   let closed = false;
-  const db = createDb(() => {
-    if (closed) throw new Error("tminus postgres store: the store is closed");
-    return pool;
-  }, ready);
+  const db = createDb(
+    () => {
+      if (closed) throw new Error("tminus postgres store: the store is closed");
+      return pool;
+    },
+    ready,
+    { preparedStatements: options.preparedStatements ?? true },
+  );
   return {
     kind: "postgres",
     ...createPostgresAccountStore(db),

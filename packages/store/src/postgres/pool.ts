@@ -8,6 +8,17 @@ export interface PgQueryResult<R> {
 }
 
 /**
+ * A statement sent by name, as node-postgres' query config object: the driver parses it once
+ * per connection (Parse with this name) and afterwards only binds and executes it. The adapter
+ * passes one only with `preparedStatements` on (the default), and `name` is unique per `text`.
+ */
+export interface PgQueryConfig {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/**
  * The slice of a node-postgres `PoolClient` the adapter calls: one connection checked out of
  * the pool, for a transaction. Declared structurally (as kysely does), so the public types do
  * not depend on `pg` and any driver with this shape fits.
@@ -15,14 +26,23 @@ export interface PgQueryResult<R> {
 export interface PgPoolClient {
   // biome-ignore lint/suspicious/noExplicitAny: pg declares its rows as any; callers narrow.
   query<R = any>(text: string, values?: unknown[]): Promise<PgQueryResult<R>>;
+  /** A named (prepared) statement; see `PgQueryConfig`. */
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  query<R = any>(config: PgQueryConfig): Promise<PgQueryResult<R>>;
   /** Returns the connection to the pool; a truthy argument destroys it instead. */
   release(destroy?: Error | boolean): void;
 }
 
-/** The slice of a node-postgres `Pool` the adapter calls (a `pg.Pool` is one). */
+/**
+ * The slice of a node-postgres `Pool` the adapter calls (a `pg.Pool` is one). With
+ * `preparedStatements` on, `query` is also called with a `PgQueryConfig` (name, text, values).
+ */
 export interface PgPool {
   // biome-ignore lint/suspicious/noExplicitAny: pg declares its rows as any; callers narrow.
   query<R = any>(text: string, values?: unknown[]): Promise<PgQueryResult<R>>;
+  /** A named (prepared) statement; see `PgQueryConfig`. */
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  query<R = any>(config: PgQueryConfig): Promise<PgQueryResult<R>>;
   connect(): Promise<PgPoolClient>;
   end(): Promise<void>;
 }

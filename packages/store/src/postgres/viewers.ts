@@ -2,12 +2,13 @@ import type { ViewerQueries } from "../shared/queries";
 import type { Db } from "./_db";
 import { fromRow, TIMER_COLUMNS, type TimerRow } from "./_rows";
 import { ms } from "./_sql";
+import { named } from "./_statements";
 
 /**
  * Insert-or-get in one statement: the first writer wins. A repeat view finds the row in the
  * statement's snapshot and writes nothing.
  */
-const FIRST_VIEW = `
+const FIRST_VIEW = named(`
 WITH inserted AS (
   INSERT INTO timer_viewers (timer_id, viewer, first_seen_at) VALUES ($1, $2, $3)
   ON CONFLICT (timer_id, viewer) DO NOTHING
@@ -15,7 +16,10 @@ WITH inserted AS (
 )
 SELECT first_seen_at FROM inserted
 UNION ALL
-SELECT first_seen_at FROM timer_viewers WHERE timer_id = $1 AND viewer = $2`;
+SELECT first_seen_at FROM timer_viewers WHERE timer_id = $1 AND viewer = $2`);
+
+/** The public routes' timer lookup (any account). */
+const BY_ID = named(`SELECT ${TIMER_COLUMNS} FROM timers WHERE id = $1 AND deleted_at IS NULL`);
 
 /** The public lookups and the first-view record. */
 export function createViewerQueries(db: Db): ViewerQueries {
@@ -38,10 +42,7 @@ export function createViewerQueries(db: Db): ViewerQueries {
   };
   return {
     async findTimerById(id) {
-      const { rows } = await db.query<TimerRow>(
-        `SELECT ${TIMER_COLUMNS} FROM timers WHERE id = $1 AND deleted_at IS NULL`,
-        [id],
-      );
+      const { rows } = await db.query<TimerRow>(BY_ID, [id]);
       return rows[0] ? fromRow.timer(rows[0]) : null;
     },
     recordFirstView({ timer_id, viewer, now }) {

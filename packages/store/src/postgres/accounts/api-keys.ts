@@ -9,6 +9,10 @@ import { bumpCte } from "../_generations";
 import { insertUnderLimit } from "../_insert-under-limit";
 import { fromRow, KEY_COLUMNS, KEY_WITH_ACCOUNT } from "../_rows";
 import { ms } from "../_sql";
+import { named } from "../_statements";
+
+/** The per-request key lookup: one unique-index probe and a primary-key join. */
+const FIND_BY_HASH = named(`${KEY_WITH_ACCOUNT} AND k.hash = $1`);
 
 /** The key methods. Creating is a short transaction; everything else is one statement. */
 export function createApiKeyQueries(db: Db): ApiKeyQueries {
@@ -57,9 +61,7 @@ export function createApiKeyQueries(db: Db): ApiKeyQueries {
     },
     // Hot path (every API request): one unique-index probe and a primary-key join.
     async findApiKeyByHash(hash) {
-      const { rows } = await db.query<KeyWithAccountRow>(`${KEY_WITH_ACCOUNT} AND k.hash = $1`, [
-        hash,
-      ]);
+      const { rows } = await db.query<KeyWithAccountRow>(FIND_BY_HASH, [hash]);
       return rows[0] ? fromRow.keyWithAccount(rows[0]) : null;
     },
     async listApiKeys(account_id, environment) {

@@ -2,6 +2,7 @@ import type { RateGrant, ReserveRequestsInput, UsageIncrement, UsageMetric } fro
 import type { MeteringQueries } from "../../shared/queries";
 import type { Db } from "../_db";
 import { ms } from "../_sql";
+import { named } from "../_statements";
 
 /** How many (bucket, window) rows this process remembers creating; cleared when full. */
 const KNOWN_WINDOWS_MAX = 10_000;
@@ -12,7 +13,7 @@ const KNOWN_WINDOWS_MAX = 10_000;
  * the locked count, and add it. Row locks on those buckets only: reservations of other keys and
  * accounts never wait.
  */
-const RESERVE = `
+const RESERVE = named(`
 WITH input AS (
   SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS i (bucket, lim, want)
 ), locked AS (
@@ -28,13 +29,24 @@ WITH input AS (
   WHERE w.window_start = $4::bigint AND w.bucket = g.bucket
   RETURNING w.bucket, w.hits
 )
-SELECT g.bucket, g.granted, b.hits FROM grants g JOIN bumped b ON b.bucket = g.bucket`;
+SELECT g.bucket, g.granted, b.hits FROM grants g JOIN bumped b ON b.bucket = g.bucket`);
 
 /** Creates missing window rows at 0, so `RESERVE` finds a row to lock for every bucket. */
-const OPEN_WINDOWS = `
+const OPEN_WINDOWS = named(`
 INSERT INTO rate_windows (bucket, window_start, hits)
 SELECT bucket, $2::bigint, 0 FROM unnest($1::text[]) AS b (bucket)
-ON CONFLICT (bucket, window_start) DO NOTHING`;
+ON CONFLICT (bucket, window_start) DO NOTHING`);
+
+/** Adds usage increments, one row per counter (the caller merges them). */
+const ADD_USAGE = named(`
+INSERT INTO usage_counters AS u (account_id, environment, cycle_id, metric, total)
+SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
+ON CONFLICT (account_id, environment, cycle_id, metric)
+  DO UPDATE SET total = u.total + EXCLUDED.total`);
+
+const USAGE = named(
+  "SELECT metric, total FROM usage_counters WHERE account_id = $1 AND environment = $2 AND cycle_id = $3",
+);
 
 /** The rate-window and usage methods. */
 export function createMeteringQueries(db: Db): MeteringQueries {
@@ -95,26 +107,21 @@ export function createMeteringQueries(db: Db): MeteringQueries {
       }
       if (sums.size === 0) return;
       const rows = [...sums.values()];
-      await db.query(
-        `INSERT INTO usage_counters AS u (account_id, environment, cycle_id, metric, total)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
-         ON CONFLICT (account_id, environment, cycle_id, metric)
-           DO UPDATE SET total = u.total + EXCLUDED.total`,
-        [
-          rows.map((r) => r.account_id),
-          rows.map((r) => r.environment),
-          rows.map((r) => r.cycle_id),
-          rows.map((r) => r.metric),
-          rows.map((r) => r.amount),
-        ],
-      );
+      await db.query(ADD_USAGE, [
+        rows.map((r) => r.account_id),
+        rows.map((r) => r.environment),
+        rows.map((r) => r.cycle_id),
+        rows.map((r) => r.metric),
+        rows.map((r) => r.amount),
+      ]);
     },
     async getUsage(account_id, environment, cycle_id) {
       const usage: Record<UsageMetric, number> = { new_timers: 0, api_requests: 0 };
-      const { rows } = await db.query<{ metric: UsageMetric; total: string }>(
-        "SELECT metric, total FROM usage_counters WHERE account_id = $1 AND environment = $2 AND cycle_id = $3",
-        [account_id, environment, cycle_id],
-      );
+      const { rows } = await db.query<{ metric: UsageMetric; total: string }>(USAGE, [
+        account_id,
+        environment,
+        cycle_id,
+      ]);
       for (const row of rows) usage[row.metric] = ms(row.total);
       return usage;
     },

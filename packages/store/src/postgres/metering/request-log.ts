@@ -2,6 +2,14 @@ import type { RequestLogQueries } from "../../shared/queries";
 import type { Db } from "../_db";
 import { fromRow, REQUEST_LOG_COLUMNS, type RequestLogRow } from "../_rows";
 import { Params } from "../_sql";
+import { named } from "../_statements";
+
+/** A batch of log rows in one statement: the columns travel as arrays, unnested server-side. */
+const LOG_REQUESTS = named(`
+INSERT INTO request_log (${REQUEST_LOG_COLUMNS})
+SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+  $6::text[], $7::text[], $8::text[], $9::integer[], $10::text[],
+  $11::double precision[], $12::bigint[])`);
 
 /** The request-log methods: a batch is one INSERT (one transaction), a page one SELECT. */
 export function createRequestLogQueries(db: Db): RequestLogQueries {
@@ -17,28 +25,21 @@ export function createRequestLogQueries(db: Db): RequestLogQueries {
     },
     async logRequests(entries) {
       if (entries.length === 0) return;
-      // One statement for the batch: the columns travel as arrays, unnested server-side.
       const column = <K extends keyof (typeof entries)[number]>(k: K) => entries.map((e) => e[k]);
-      await db.query(
-        `INSERT INTO request_log (${REQUEST_LOG_COLUMNS})
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
-           $6::text[], $7::text[], $8::text[], $9::integer[], $10::text[],
-           $11::double precision[], $12::bigint[])`,
-        [
-          column("id"),
-          column("account_id"),
-          column("environment"),
-          column("key_id"),
-          column("key_prefix"),
-          column("request_id"),
-          column("method"),
-          column("route"),
-          column("status"),
-          column("error_code"),
-          column("duration_ms"),
-          column("created_at"),
-        ],
-      );
+      await db.query(LOG_REQUESTS, [
+        column("id"),
+        column("account_id"),
+        column("environment"),
+        column("key_id"),
+        column("key_prefix"),
+        column("request_id"),
+        column("method"),
+        column("route"),
+        column("status"),
+        column("error_code"),
+        column("duration_ms"),
+        column("created_at"),
+      ]);
     },
     async listRequestLog(query) {
       if (!(query.limit > 0)) return [];

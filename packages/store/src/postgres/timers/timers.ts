@@ -14,6 +14,7 @@ import { mapConstraintError } from "../_errors";
 import { bumpCte } from "../_generations";
 import { fromRow, type ResponseRow, TIMER_COLUMNS, type TimerRow } from "../_rows";
 import { ms, Params } from "../_sql";
+import { named } from "../_statements";
 import {
   hasDestinationsSql,
   outboxCtes,
@@ -34,9 +35,28 @@ function retry(why: string): Error {
   return Object.assign(new Error(`retry: ${why}`), { code: "40001" });
 }
 
-/** The timer methods; see each for its statements and round trips. */
+/** translate()'s arguments that fold ASCII letters to lower case. */
 const ASCII_FOLD = "'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'";
 
+/** A live timer by id within its account and environment: `getTimer`, a change's re-read. */
+const BY_ID = named(`SELECT ${TIMER_COLUMNS} FROM timers
+  WHERE id = $1 AND account_id = $2 AND environment = $3 AND deleted_at IS NULL`);
+
+/** `BY_ID` and whether the account has destinations: the read before a change. */
+const FOR_CHANGE =
+  named(`SELECT ${TIMER_COLUMNS}, ${hasDestinationsSql("$2", "$3")} AS has_destinations
+  FROM timers WHERE id = $1 AND account_id = $2 AND environment = $3 AND deleted_at IS NULL`);
+
+/** A refused create's `used`: the allowance counter. */
+const USED = named(`SELECT total FROM usage_counters
+  WHERE account_id = $1 AND environment = $2 AND cycle_id = $3 AND metric = 'new_timers'`);
+
+/** The stored idempotency record a claim found live. */
+const IDEMPOTENCY_RECORD =
+  named(`SELECT fingerprint, response_status, response_headers, response_body
+  FROM idempotency_keys WHERE account_id = $1 AND environment = $2 AND key = $3`);
+
+/** The timer methods; see each for its statements and round trips. */
 export function createTimerQueries(db: Db): TimerQueries {
   /**
    * The statement that creates: reserve one unit of the allowance (a row-level upsert that
@@ -88,17 +108,19 @@ export function createTimerQueries(db: Db): TimerQueries {
     if (events.length > 0) {
       ctes.push(...outboxCtes(p, created, events, { kind: "subscribers" }, input.now, "t"));
     }
-    const sql = `WITH ${ctes.join(",\n")} SELECT count(*)::int AS created FROM t`;
+    // Named: the text is one of at most 8 (activity, idempotency record, outbox: each present
+    // or not); the outbox takes its events as arrays, so their number does not change it.
+    const sql = named(`WITH ${ctes.join(",\n")} SELECT count(*)::int AS created FROM t`);
     return { sql, values: p.values };
   };
 
   /** `used` for a refused create: read after the upsert, which locked the counter row. */
   const usedOf = async (query: Query, input: CreateTimerInput) => {
-    const { rows } = await query<{ total: string }>(
-      `SELECT total FROM usage_counters
-       WHERE account_id = $1 AND environment = $2 AND cycle_id = $3 AND metric = 'new_timers'`,
-      [input.timer.account_id, input.timer.environment, input.allowance.cycle_id],
-    );
+    const { rows } = await query<{ total: string }>(USED, [
+      input.timer.account_id,
+      input.timer.environment,
+      input.allowance.cycle_id,
+    ]);
     return rows[0] ? ms(rows[0].total) : 0;
   };
 
@@ -141,20 +163,21 @@ export function createTimerQueries(db: Db): TimerQueries {
              RETURNING 1
            )`
         : "";
+      // Named: one text with an idempotency key, one without.
       const first = await query<{ claimed: number; has_destinations: boolean }>(
-        `${claim} SELECT ${idempotency ? "(SELECT count(*) FROM claim)::int" : "1"} AS claimed,
-           ${hasDestinationsSql(account, environment)} AS has_destinations`,
+        named(`${claim} SELECT ${idempotency ? "(SELECT count(*) FROM claim)::int" : "1"} AS claimed,
+           ${hasDestinationsSql(account, environment)} AS has_destinations`),
         p.values,
       );
       const { claimed, has_destinations } = first.rows[0]!;
       if (idempotency && claimed === 0) {
         // A live record exists (possibly committed while the claim waited for it): a new
         // statement's snapshot sees it.
-        const { rows } = await query<ResponseRow & { fingerprint: string }>(
-          `SELECT fingerprint, response_status, response_headers, response_body
-           FROM idempotency_keys WHERE account_id = $1 AND environment = $2 AND key = $3`,
-          [timer.account_id, timer.environment, idempotency.key],
-        );
+        const { rows } = await query<ResponseRow & { fingerprint: string }>(IDEMPOTENCY_RECORD, [
+          timer.account_id,
+          timer.environment,
+          idempotency.key,
+        ]);
         const record = rows[0];
         // Purged between the claim and the read: claim again.
         if (!record) throw retry("idempotency record vanished");
@@ -197,9 +220,6 @@ export function createTimerQueries(db: Db): TimerQueries {
     return { kind: "created", timer: created, response };
   };
 
-  const byId = `SELECT ${TIMER_COLUMNS} FROM timers
-    WHERE id = $1 AND account_id = $2 AND environment = $3 AND deleted_at IS NULL`;
-
   /**
    * Optimistic, without an explicit transaction: read the row (and whether the account has
    * destinations), run `change` in JS, then ONE statement that updates the row only if it is
@@ -209,11 +229,11 @@ export function createTimerQueries(db: Db): TimerQueries {
    * update match and the others re-read and answer `revision_conflict`.
    */
   const changeTimer = async (input: ChangeTimerInput): Promise<ChangeTimerOutcome> => {
-    const { rows } = await db.query<TimerRow & { has_destinations: boolean }>(
-      `SELECT ${TIMER_COLUMNS}, ${hasDestinationsSql("$2", "$3")} AS has_destinations
-       FROM timers WHERE id = $1 AND account_id = $2 AND environment = $3 AND deleted_at IS NULL`,
-      [input.id, input.account_id, input.environment],
-    );
+    const { rows } = await db.query<TimerRow & { has_destinations: boolean }>(FOR_CHANGE, [
+      input.id,
+      input.account_id,
+      input.environment,
+    ]);
     const row = rows[0];
     if (!row) return { kind: "not_found" };
     const { has_destinations, ...timerRow } = row;
@@ -246,13 +266,14 @@ export function createTimerQueries(db: Db): TimerQueries {
     if (events.length > 0) {
       ctes.push(...outboxCtes(p, timer, events, { kind: "subscribers" }, input.now, "u"));
     }
+    // Named: one text of 4 (new data or not, outbox rows or not).
     const written = await db.query<{ changed: number }>(
-      `WITH ${ctes.join(",\n")} SELECT count(*)::int AS changed FROM u`,
+      named(`WITH ${ctes.join(",\n")} SELECT count(*)::int AS changed FROM u`),
       p.values,
     );
     if (written.rows[0]!.changed === 1) return { kind: "changed", timer, activity };
     // Another change won the race (or deleted the timer) since the read.
-    const now = await db.query<TimerRow>(byId, [input.id, input.account_id, input.environment]);
+    const now = await db.query<TimerRow>(BY_ID, [input.id, input.account_id, input.environment]);
     return now.rows[0]
       ? { kind: "revision_conflict", current: fromRow.timer(now.rows[0]) }
       : { kind: "not_found" };
@@ -270,7 +291,7 @@ export function createTimerQueries(db: Db): TimerQueries {
     },
     // Hot path: a primary-key probe; account and environment keep tenants and Sandbox apart.
     async getTimer(account_id, environment, id) {
-      const { rows } = await db.query<TimerRow>(byId, [id, account_id, environment]);
+      const { rows } = await db.query<TimerRow>(BY_ID, [id, account_id, environment]);
       return rows[0] ? fromRow.timer(rows[0]) : null;
     },
     async listTimers(query) {

@@ -4,6 +4,7 @@ import { attemptValues, settlementValues } from "../../shared/values";
 import type { Db } from "../_db";
 import { type ClaimedRow, DELIVERY_COLUMNS, type DeliveryRow, fromRow } from "../_rows";
 import { Params } from "../_sql";
+import { named } from "../_statements";
 
 const FROM = "FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id";
 
@@ -29,7 +30,7 @@ const withAttempts = ({ attempts, ...row }: WithAttempts) => fromRow.delivery(ro
  * and committed meanwhile is re-checked after the lock and no longer matches), lease them, and
  * return them with their event and destination. Walks the partial index of pending rows.
  */
-const CLAIM = `
+const CLAIM = named(`
 WITH due AS (
   SELECT id FROM webhook_deliveries
   WHERE status = 'pending' AND next_attempt_at <= $1::bigint
@@ -53,14 +54,14 @@ SELECT l.id, l.account_id, l.environment, l.attempt_count, l.next_trigger, l.lea
   w.previous_secret_expires_at
 FROM leased l JOIN webhook_events e ON e.id = l.event_id
   JOIN webhook_destinations w ON w.id = l.destination_id
-ORDER BY l.next_attempt_at, l.id`;
+ORDER BY l.next_attempt_at, l.id`);
 
 /**
  * Compare-and-set on the lease holder and the attempt number, with the attempt row and the
  * destination's `gone` state in the same statement: a worker whose lease was taken over
  * records nothing, so one attempt number is never recorded twice.
  */
-const RECORD = `
+const RECORD = named(`
 WITH settled AS (
   UPDATE webhook_deliveries SET status = $1::text, attempt_count = $2::integer,
     next_attempt_at = $3::bigint, next_trigger = 'scheduled', lease_until = NULL,
@@ -78,7 +79,7 @@ WITH settled AS (
   UPDATE webhook_destinations SET enabled = false, disabled_reason = 'gone', updated_at = $4::bigint
   WHERE $13::boolean AND enabled AND id IN (SELECT destination_id FROM settled)
 )
-SELECT count(*)::int AS settled FROM settled`;
+SELECT count(*)::int AS settled FROM settled`);
 
 /** The delivery methods: each is one statement. */
 export function createWebhookDeliveryQueries(db: Db): WebhookDeliveryQueries {
