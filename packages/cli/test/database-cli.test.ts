@@ -16,6 +16,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { parseDatabaseTarget } from "../src/database";
 import {
   cli,
   createTestDatabase,
@@ -143,6 +144,31 @@ describePg("tminus on PostgreSQL: --db URLs, migrate, refusals", () => {
     expectOneLine(await tminus(["serve", "--pool-size", "0", "--db", database.url]), /--pool-size/);
   });
 
+  it("prepared_statements=off|on in the URL is taken out before the driver sees it; another value is one line", async () => {
+    const url = new URL(await freshSchema());
+    url.searchParams.set("prepared_statements", "off");
+    const made = await tminus([
+      "keys",
+      "create",
+      "--env",
+      "production",
+      "--account",
+      "unnamed",
+      "--json",
+      "--db",
+      url.toString(),
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    url.searchParams.set("prepared_statements", "on");
+    const listed = await tminus(["accounts", "list", "--json", "--db", url.toString()]);
+    expect(JSON.parse(listed.stdout).map((a: { name: string }) => a.name)).toEqual(["unnamed"]);
+    url.searchParams.set("prepared_statements", "sometimes");
+    expectOneLine(
+      await tminus(["accounts", "list", "--db", url.toString()]),
+      /--db: prepared_statements must be given once, as on or off, got "sometimes"$/,
+    );
+  });
+
   it("TMINUS_DATABASE_URL selects PostgreSQL for keys and accounts; --db overrides it; TMINUS_DB keeps meaning a file", async () => {
     const url = await freshSchema();
     const env = { TMINUS_DATABASE_URL: url };
@@ -167,6 +193,39 @@ describePg("tminus on PostgreSQL: --db URLs, migrate, refusals", () => {
     const again = await tminus(["accounts", "list", "--json", "--db", file]);
     expect(JSON.parse(again.stdout).map((a: { name: string }) => a.name)).toEqual(["file"]);
   });
+});
+
+it("parses prepared_statements out of a PostgreSQL URL, the rest of the URL byte for byte", () => {
+  const base = "postgres://u:pw@db:5432/tminus";
+  const on = parseDatabaseTarget(`${base}?options=-c%20search_path%3Dtminus`);
+  expect(on).toMatchObject({ kind: "postgres", preparedStatements: true });
+  expect((on as { url: string }).url).toBe(`${base}?options=-c%20search_path%3Dtminus`);
+  const off = parseDatabaseTarget(
+    `${base}?options=-c%20search_path%3Dtminus&prepared_statements=off&sslmode=disable`,
+  );
+  expect(off).toMatchObject({
+    kind: "postgres",
+    preparedStatements: false,
+    // What pg_dump and psql get: libpq reads %20, not +, as a space.
+    url: `${base}?options=-c%20search_path%3Dtminus&sslmode=disable`,
+  });
+  expect((off as { label: string }).label).not.toContain("prepared_statements");
+  for (const [value, expected] of [
+    ["0", false],
+    ["FALSE", false],
+    ["1", true],
+    ["true", true],
+    ["on", true],
+  ] as const) {
+    const target = parseDatabaseTarget(`${base}?prepared_statements=${value}`, {});
+    expect(target).toMatchObject({ preparedStatements: expected, url: base });
+  }
+  expect(() =>
+    parseDatabaseTarget(`${base}?prepared_statements=off&prepared_statements=on`, {}),
+  ).toThrow(/--db: prepared_statements must be given once/);
+  expect(() =>
+    parseDatabaseTarget(undefined, { TMINUS_DATABASE_URL: `${base}?prepared_statements=` }),
+  ).toThrow(/^TMINUS_DATABASE_URL: prepared_statements must be given once, as on or off, got ""$/);
 });
 
 it("SQLite: migrate reports the version; a newer schema is refused in one line", async () => {
