@@ -190,6 +190,10 @@ for (const side of Object.keys(sides)) {
 const results = {};
 const load = [loadavg()[0]];
 for (let r = 0; r < rounds; r++) {
+  // Statistics as autovacuum keeps them in a running database: without them the growing
+  // tables' plans degrade (getTimer went from 0.15 to 1 ms of backend CPU over the rounds, both
+  // ways alike), which is not what this measures.
+  await sides.prepared.pool.query("ANALYZE");
   for (const [label, call] of Object.entries(calls)) {
     for (const side of r % 2 ? ["unnamed", "prepared"] : ["prepared", "unnamed"]) {
       const { pid } = sides[side];
