@@ -13,7 +13,8 @@
 // Alternating order, median of several rounds.
 //
 //   pnpm build && node bench/scale-out.mjs [--rounds 5] [--seconds 5] [--connections 32]
-//     [--accounts 8] [--synchronous-commit off] [--pg postgres://postgres@127.0.0.1:5432]
+//     [--accounts 8] [--synchronous-commit off] [--prepared-statements on|off|both]
+//     [--pg postgres://postgres@127.0.0.1:5432]
 //     [--cpu-quota 0.4]
 //
 // --cpu-quota C gives each tminus process a CPU budget of C cores, in a cgroup of its own
@@ -52,6 +53,9 @@ const { values } = parseArgs({
     "synchronous-commit": { type: "string" },
     // Cores each tminus process may use (a cgroup each); unset: no limit.
     "cpu-quota": { type: "string" },
+    // PostgreSQL statements: "on" (prepared, the default), "off" (all unnamed:
+    // ?prepared_statements=off), or "both": every pg x1 scenario also on a process with them off.
+    "prepared-statements": { type: "string", default: "on" },
     pg: {
       type: "string",
       default: process.env.TMINUS_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432",
@@ -82,6 +86,15 @@ const pgUrl = (() => {
   const url = new URL(dbUrl(dbName));
   const sc = values["synchronous-commit"];
   if (sc) url.searchParams.set("options", `-c synchronous_commit=${sc}`);
+  return url.toString();
+})();
+const prepared = values["prepared-statements"];
+if (!["on", "off", "both"].includes(prepared))
+  throw new Error("--prepared-statements: on, off or both");
+/** The same database, with tminus' prepared statements off. */
+const unnamedUrl = (() => {
+  const url = new URL(pgUrl);
+  url.searchParams.set("prepared_statements", "off");
   return url.toString();
 })();
 const dir = mkdtempSync(join(tmpdir(), "tminus-scale-"));
@@ -162,7 +175,12 @@ process.stderr.write("setting up: keys, servers, timers\n");
 const sqliteKeys = await keys(sqliteFile);
 const pgKeys = await keys(pgUrl);
 const sqliteServer = await serve(sqliteFile);
-const [pgA, pgB] = await Promise.all([serve(pgUrl), serve(pgUrl)]);
+const servedUrl = prepared === "off" ? unnamedUrl : pgUrl;
+const [pgA, pgB, pgU] = await Promise.all([
+  serve(servedUrl),
+  serve(servedUrl),
+  prepared === "both" ? serve(unnamedUrl) : null,
+]);
 
 async function makeTimer(url, secret) {
   const res = await fetch(`${url}/api/v1/timers`, {
@@ -333,6 +351,14 @@ const scenarios = {
   "email GIF, own deadline each, sqlite x1": () => scenario([sqliteServer], "gif", sqliteGif),
   "email GIF, own deadline each, pg x1": () => scenario([pgA], "gif", pgGif),
   "email GIF, own deadline each, pg x2": () => scenario([pgA, pgB], "gif", pgGif),
+  ...(pgU
+    ? {
+        "status, 1 key, pg x1, unnamed": () => scenario([pgU], "status", pgPairs.slice(0, 1)),
+        [`status, ${accountCount} keys, pg x1, unnamed`]: () => scenario([pgU], "status", pgPairs),
+        [`create, ${accountCount} keys, pg x1, unnamed`]: () => scenario([pgU], "create", pgPairs),
+        "email GIF, own deadline each, pg x1, unnamed": () => scenario([pgU], "gif", pgGif),
+      }
+    : {}),
 };
 const results = Object.fromEntries(Object.keys(scenarios).map((k) => [k, []]));
 
@@ -485,7 +511,7 @@ for (const prefix of [
   "email GIF, own deadline each",
 ]) {
   console.log(
-    `- ${prefix}: PostgreSQL two processes / one ${ratio(`${prefix}, pg x2`, `${prefix}, pg x1`)}; PostgreSQL / SQLite, one process ${ratio(`${prefix}, pg x1`, `${prefix}, sqlite x1`)}`,
+    `- ${prefix}: PostgreSQL two processes / one ${ratio(`${prefix}, pg x2`, `${prefix}, pg x1`)}; PostgreSQL / SQLite, one process ${ratio(`${prefix}, pg x1`, `${prefix}, sqlite x1`)}${pgU ? `; prepared statements on / off, one process ${ratio(`${prefix}, pg x1`, `${prefix}, pg x1, unnamed`)}` : ""}`,
   );
 }
 console.log(
