@@ -10,6 +10,7 @@ import type { PageContext } from "../context";
 import { html } from "../html";
 import { page } from "../layout";
 import { htmlResponse } from "../responses";
+import { lastUtcDays } from "../utc-days";
 import { viewsChart } from "../views-chart";
 import { plural } from "../words";
 import { zoneAbbreviation, zoneDay, zoneTime } from "../zone-time";
@@ -21,7 +22,6 @@ import type { PageRoute } from "./route";
 // per UTC day, docs/analytics.md), so the days are UTC days; each row also says when that
 // day starts in the timer's zone.
 
-const DAY_MS = 86_400_000;
 /** Days the page covers, today included (the API keeps 90 by default). */
 const DAYS = 30;
 
@@ -65,8 +65,7 @@ async function analyticsPage(ctx: PageContext, id: string) {
   const view = dataOf<{ name: string }>(await ctx.api({ method: "GET", path: `/timers/${id}` }));
   const record = (await ctx.admin.timer(ctx.account.id, ctx.environment, id))!;
   const zone = timerData(record).definition.timezone;
-  const today = Math.floor(ctx.now / DAY_MS) * DAY_MS;
-  const from = today - (DAYS - 1) * DAY_MS;
+  const { starts, end } = lastUtcDays(ctx.now, DAYS);
   // 30 day buckets fit in one page of the API's list (at most 100).
   const { items } = listOf<Bucket>(
     await ctx.api({
@@ -74,15 +73,14 @@ async function analyticsPage(ctx: PageContext, id: string) {
       path: `/timers/${id}/analytics`,
       query: {
         granularity: "day",
-        from: new Date(from).toISOString(),
-        to: new Date(today + DAY_MS).toISOString(),
+        from: new Date(starts[0]!).toISOString(),
+        to: new Date(end).toISOString(),
         limit: String(DAYS),
       },
     }),
   );
   const byStart = new Map(items.map((b) => [Date.parse(b.start), b]));
-  const days = Array.from({ length: DAYS }, (_, i) => {
-    const start = from + i * DAY_MS;
+  const days = starts.map((start) => {
     const b = byStart.get(start);
     const date = new Date(start).toISOString().slice(0, 10);
     const machine = (b?.by_source.proxy ?? 0) + (b?.by_source.prefetch ?? 0);
