@@ -33,33 +33,34 @@ interface Bucket {
   by_source: Record<RequestSource, number>;
 }
 
+/** What a row of a share table is called: a name, and a hint of what it means. */
+type Label = readonly [name: string, hint: string];
+
 /** Each email client family as a marketer knows it, with what it means (docs/analytics.md). */
-const FAMILY_NAMES: Readonly<Record<ClientFamily, { name: string; hint: string }>> = {
-  gmail: {
-    name: "Gmail",
-    hint: "through Google's image proxy, which caches: a lower bound",
-  },
-  apple_mail: {
-    name: "Apple Mail",
-    hint: "Mail Privacy Protection loads images on delivery, read or not",
-  },
-  outlook: { name: "Outlook", hint: "desktop and mobile apps" },
-  yahoo: { name: "Yahoo and AOL Mail", hint: "through Yahoo's image proxy" },
-  other: { name: "Other", hint: "browsers (hosted page, embed, Outlook.com), other clients" },
+const FAMILY_NAMES: Readonly<Record<ClientFamily, Label>> = {
+  gmail: ["Gmail", "through Google's image proxy, which caches: a lower bound"],
+  apple_mail: ["Apple Mail", "Mail Privacy Protection loads images on delivery, read or not"],
+  outlook: ["Outlook", "desktop and mobile apps"],
+  yahoo: ["Yahoo and AOL Mail", "through Yahoo's image proxy"],
+  other: ["Other", "browsers (hosted page, embed, Outlook.com), other clients"],
 };
 
 /** Who fetched the images, as a marketer knows it (docs/analytics.md). */
-const SOURCE_NAMES: Readonly<Record<RequestSource, { name: string; hint: string }>> = {
-  human: { name: "Readers' own apps", hint: "the mail app or browser of the person reading" },
-  proxy: { name: "Image proxies", hint: "Gmail, Yahoo and others fetch for the reader who opens" },
-  prefetch: {
-    name: "Privacy prefetches",
-    hint: "Apple Mail Privacy Protection, on delivery: not proof that anyone read it",
-  },
+const SOURCE_NAMES: Readonly<Record<RequestSource, Label>> = {
+  human: ["Readers' own apps", "the mail app or browser of the person reading"],
+  proxy: ["Image proxies", "Gmail, Yahoo and others fetch for the reader who opens"],
+  prefetch: [
+    "Privacy prefetches",
+    "Apple Mail Privacy Protection, on delivery: not proof that anyone read it",
+  ],
 };
 
 const percent = (n: number, total: number) =>
   total === 0 ? "—" : `${Math.round((n / total) * 1000) / 10} %`;
+
+/** A row of a share table: what it counts, its views, and their share of `total`. */
+const shareRow = ([name, hint]: Label, views: number, total: number) =>
+  html`<tr><th scope="row">${name}<br><span class="hint">${hint}</span></th><td>${views}</td><td>${percent(views, total)}</td></tr>`;
 
 async function analyticsPage(ctx: PageContext, id: string) {
   const view = dataOf<{ name: string }>(await ctx.api({ method: "GET", path: `/timers/${id}` }));
@@ -125,17 +126,11 @@ ${seen.length ? html`<p class="hint">Newest first; the other days of the ${DAYS}
 <h2 id="sources">Who fetched the images</h2>
 <p class="hint">Image proxies fetch for a reader who opens the email; a privacy prefetch fetches whether or not anyone reads it (docs/email.md).</p>
 <div class="table"><table aria-labelledby="sources"><thead><tr><th scope="col">Fetched by</th><th scope="col">Views</th><th scope="col">Share</th></tr></thead>
-<tbody>${sources.map(
-    (c) =>
-      html`<tr><th scope="row">${SOURCE_NAMES[c.source].name}<br><span class="hint">${SOURCE_NAMES[c.source].hint}</span></th><td>${c.views}</td><td>${percent(c.views, total)}</td></tr>`,
-  )}</tbody></table></div>
+<tbody>${sources.map((c) => shareRow(SOURCE_NAMES[c.source], c.views, total))}</tbody></table></div>
 <h2 id="clients">Email clients</h2>
 <p class="hint">From how each image was fetched (docs/analytics.md): a heuristic, not proof of an open.</p>
 <div class="table"><table aria-labelledby="clients"><thead><tr><th scope="col">Client</th><th scope="col">Views</th><th scope="col">Share</th></tr></thead>
-<tbody>${clients.map(
-    (c) =>
-      html`<tr><th scope="row">${FAMILY_NAMES[c.family].name}<br><span class="hint">${FAMILY_NAMES[c.family].hint}</span></th><td>${c.views}</td><td>${percent(c.views, total)}</td></tr>`,
-  )}</tbody></table></div>`;
+<tbody>${clients.map((c) => shareRow(FAMILY_NAMES[c.family], c.views, total))}</tbody></table></div>`;
   return htmlResponse(
     200,
     page(ctx, { title: `Analytics: ${view.name}`, section: "/timers", content }),
