@@ -29,7 +29,7 @@ export interface CopyTable {
 const t = (name: string): CopyColumn => ({ name, type: "text" });
 const i = (name: string): CopyColumn => ({ name, type: "int" });
 
-/** The account and environment a row belongs to (leading in the tables that have both). */
+/** The account and environment a row belongs to, side by side in every table that has both. */
 const scope = [t("account_id"), t("environment")];
 
 function table(name: string, key: string[], columns: CopyColumn[]): CopyTable {
