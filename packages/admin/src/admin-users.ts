@@ -64,17 +64,14 @@ export function userAdmin({ store, config, now, requireAccount }: UserAdminParts
   }
 
   async function lastOwnerGuard<T>(change: () => Promise<T>): Promise<T> {
-    try {
-      return await change();
-    } catch (err) {
-      if (err instanceof StoreError && err.code === "conflict") {
-        throw new AdminError(
-          "conflict",
-          "an account needs at least one owner: make another user an owner first",
-        );
-      }
-      throw err;
-    }
+    return change().catch((err: unknown) => {
+      throw err instanceof StoreError && err.code === "conflict"
+        ? new AdminError(
+            "conflict",
+            "an account needs at least one owner: make another user an owner first",
+          )
+        : err;
+    });
   }
 
   return {

@@ -1,4 +1,5 @@
 import type { Store } from "@tminus/store";
+import { oneAtATime, type PeriodicJob } from "@tminus/webhooks";
 import { analyticsConfig, type TminusConfig } from "./config";
 
 const HOUR_MS = 3_600_000;
@@ -97,15 +98,11 @@ export interface HousekeepingJobOptions {
   onError?: (error: unknown) => void;
 }
 
-/** The retention purge on a timer, for a process that serves no requests. */
-export interface HousekeepingJob {
-  /** Purges now, then every `intervalMs`; idempotent. */
-  start(): void;
-  /** Stops the timer and waits for a running purge. */
-  stop(): Promise<void>;
-  /** One purge, awaited (failures reach `onError`, never the caller). */
-  runOnce(): Promise<void>;
-}
+/**
+ * The retention purge on a timer, for a process that serves no requests: `start` purges now,
+ * then every `intervalMs`; `stop` waits for a running purge.
+ */
+export type HousekeepingJob = PeriodicJob;
 
 /**
  * The purge of `purgeExpired` as a scheduled job: what `tminus worker` runs, so that API
@@ -123,30 +120,21 @@ export function createHousekeepingJob(options: HousekeepingJobOptions): Housekee
   const onError =
     options.onError ?? ((error: unknown) => console.error("[tminus] housekeeping", error));
   let timer: ReturnType<typeof setInterval> | undefined;
-  let running: Promise<void> | null = null;
-
-  const runOnce = (): Promise<void> => {
-    // One purge at a time: a slow one is never stacked on.
-    running ??= purgeExpired(store, config, now())
-      .catch(onError)
-      .finally(() => {
-        running = null;
-      });
-    return running;
-  };
+  // One purge at a time: a slow one is never stacked on.
+  const purges = oneAtATime(() => purgeExpired(store, config, now()), onError);
 
   return {
     start() {
       if (timer) return;
-      timer = setInterval(runOnce, intervalMs);
+      timer = setInterval(purges.run, intervalMs);
       timer.unref?.();
-      void runOnce();
+      void purges.run();
     },
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
-      await running;
+      await purges.settled();
     },
-    runOnce,
+    runOnce: purges.run,
   };
 }

@@ -18,13 +18,19 @@ export interface PassContext {
 }
 
 /**
+ * Moves one due item on (its events enqueued with the compare-and-set that advances it):
+ * how many events it enqueued, or null when the compare-and-set lost.
+ */
+export type Advance<T> = (item: T, pass: PassContext) => Promise<number | null>;
+
+/**
  * A pass that works through what is due, `batch` items per store round trip, until a batch
  * comes back short or nothing in it could be advanced (other workers took it). `advance`
  * answers how many events an item enqueued, or null when its compare-and-set lost.
  */
 export function duePass<T>(
   listDue: (store: WebhookWorkerStore, now: number, limit: number) => Promise<readonly T[]>,
-  advance: (item: T, pass: PassContext) => Promise<number | null>,
+  advance: Advance<T>,
   batch: number,
 ): DuePass {
   return async (store, now, baseUrl) => {

@@ -13,6 +13,7 @@ export {
   type ViewerEventFields,
   viewerEvent,
 } from "./events";
+export { oneAtATime, type PeriodicJob, type SerialPass } from "./periodic-job";
 export {
   DestinationAddressError,
   type HostResolver,

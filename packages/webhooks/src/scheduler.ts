@@ -1,32 +1,15 @@
 import { timerData } from "@tminus/core";
 import type { DueTimeRule, NewWebhookEvent } from "@tminus/store";
 import { uuidv7 } from "@tminus/store";
-import { type DuePass, duePass, type PassContext } from "./due-rounds";
+import { type Advance, type DuePass, duePass } from "./due-rounds";
 import { eventPayload } from "./events";
 import { instantsBetween, nextInstant, type TimeInstant } from "./time-events";
 
 /** Rules looked at per store round trip, and instants fired per rule per pass. */
 const BATCH = 100;
 
-/**
- * One pass of the time-based event scheduler: every rule whose `next_fire_at` has come fires
- * the instants it owes in `(fired_through, now]` and stores when to look again. The store
- * commits the events, their deliveries and the new `fired_through` in one compare-and-set
- * transaction, so each instant fires once however many workers run and however long the
- * service was down (missed instants fire on the first pass after a restart). Returns how many
- * events it enqueued.
- */
-export const runSchedulerPass: DuePass = duePass(
-  (store, now, limit) => store.listDueTimeRules({ now, limit }),
-  advance,
-  BATCH,
-);
-
 /** Fires one rule's due instants; null when the computation turned out stale. */
-async function advance(
-  due: DueTimeRule,
-  { store, now, baseUrl }: PassContext,
-): Promise<number | null> {
+const advance: Advance<DueTimeRule> = async (due, { store, now, baseUrl }) => {
   const { rule, timer } = due;
   const base = {
     account_id: rule.account_id,
@@ -65,7 +48,21 @@ async function advance(
     events: firing.map((i) => timeEvent(i, rule.offset_seconds, baseUrl)),
   });
   return ok ? firing.length : null;
-}
+};
+
+/**
+ * One pass of the time-based event scheduler: every rule whose `next_fire_at` has come fires
+ * the instants it owes in `(fired_through, now]` and stores when to look again. The store
+ * commits the events, their deliveries and the new `fired_through` in one compare-and-set
+ * transaction, so each instant fires once however many workers run and however long the
+ * service was down (missed instants fire on the first pass after a restart). Returns how many
+ * events it enqueued.
+ */
+export const runSchedulerPass: DuePass = duePass(
+  (store, now, limit) => store.listDueTimeRules({ now, limit }),
+  advance,
+  BATCH,
+);
 
 function timeEvent(
   instant: TimeInstant,

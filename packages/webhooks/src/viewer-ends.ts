@@ -1,6 +1,6 @@
 import { computeStatus, timerData, type ViewerContext } from "@tminus/core";
 import type { DueViewerEnd, TimerRecord } from "@tminus/store";
-import { type DuePass, duePass, type PassContext } from "./due-rounds";
+import { type Advance, type DuePass, duePass } from "./due-rounds";
 import { viewerEvent } from "./events";
 
 /** Tracked viewers looked at per store round trip. */
@@ -20,23 +20,8 @@ export function viewerEndAt(timer: TimerRecord, viewer: ViewerContext, now: numb
   return computeStatus({ definition, clock, viewer }, now).target_at ?? null;
 }
 
-/**
- * One pass over the tracked viewers whose end check is due: each one whose countdown has
- * reached zero fires `viewer.ended` (to the rules subscribing to it then) and is done; one
- * whose end moved later (an extension, a pause) is looked at again then. The store advances
- * each check by compare-and-set, so a viewer's end fires once however many workers run.
- * Returns how many events it enqueued.
- */
-export const runViewerEndPass: DuePass = duePass(
-  (store, now, limit) => store.listDueViewerEnds({ now, limit }),
-  advance,
-  BATCH,
-);
-
-async function advance(
-  due: DueViewerEnd,
-  { store, now, baseUrl }: PassContext,
-): Promise<number | null> {
+/** Fires one viewer's end, or moves its check later; null when the compare-and-set lost. */
+const advance: Advance<DueViewerEnd> = async (due, { store, now, baseUrl }) => {
   const base = {
     timer_id: due.timer_id,
     viewer: due.viewer,
@@ -63,4 +48,17 @@ async function advance(
   });
   const ok = await store.advanceViewerEnd({ ...base, next_check_at: null, ended });
   return ok ? 1 : null;
-}
+};
+
+/**
+ * One pass over the tracked viewers whose end check is due: each one whose countdown has
+ * reached zero fires `viewer.ended` (to the rules subscribing to it then) and is done; one
+ * whose end moved later (an extension, a pause) is looked at again then. The store advances
+ * each check by compare-and-set, so a viewer's end fires once however many workers run.
+ * Returns how many events it enqueued.
+ */
+export const runViewerEndPass: DuePass = duePass(
+  (store, now, limit) => store.listDueViewerEnds({ now, limit }),
+  advance,
+  BATCH,
+);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ClaimedDelivery, WebhookWorkerStore } from "@tminus/store";
 import { deliverOne, type WebhookAttemptReport } from "./deliver";
+import { oneAtATime, type PeriodicJob } from "./periodic-job";
 import type { HostResolver } from "./resolve";
 import { runSchedulerPass } from "./scheduler";
 import { resolveWebhookConfig, type WebhookConfig } from "./settings";
@@ -50,15 +51,12 @@ export interface WebhookWorkerOptions {
   onAttempt?: (report: WebhookAttemptReport) => void;
 }
 
-/** A running delivery worker. */
-export interface WebhookWorker {
-  /** Starts polling; idempotent. */
-  start(): void;
-  /** Stops polling and waits for attempts in flight to be recorded. */
-  stop(): Promise<void>;
-  /** One pass (fire due time-based events, claim and send due deliveries), awaited to the end. */
-  runOnce(): Promise<void>;
-}
+/**
+ * A running delivery worker: `start` polls, `stop` also waits for attempts in flight to be
+ * recorded, and `runOnce` is one pass (fire due time-based events, claim and send due
+ * deliveries), awaited to the end.
+ */
+export type WebhookWorker = PeriodicJob;
 
 /**
  * The webhook delivery worker: fires time-based events and recipients' `viewer.ended` when they
@@ -96,7 +94,6 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
 
   const inFlight = new Set<Promise<void>>();
   let interval: ReturnType<typeof setInterval> | undefined;
-  let ticking: Promise<void> | undefined;
   let again = false;
 
   const send = (claimed: ClaimedDelivery) => {
@@ -125,15 +122,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     for (const c of claimed) send(c);
   };
 
-  // One pass at a time: a slow store never stacks passes up.
-  const tick = (): Promise<void> => {
-    ticking ??= pass()
-      .catch(onError)
-      .finally(() => {
-        ticking = undefined;
-      });
-    return ticking;
-  };
+  const passes = oneAtATime(pass, onError);
+  const tick = passes.run;
 
   return {
     start() {
@@ -144,7 +134,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
     async stop() {
       if (interval) clearInterval(interval);
       interval = undefined;
-      await ticking;
+      await passes.settled();
       await Promise.all([...inFlight]);
     },
     async runOnce() {

@@ -2,6 +2,7 @@ import { AdminError, type ApiKeyView, createAdmin } from "@tminus/admin";
 import type { Environment } from "@tminus/store";
 import type { Command } from "commander";
 import { CliError, DB_OPTION_HELP, loadConfig, openStore } from "../options";
+import { printResult } from "../output";
 import { columns } from "../table";
 
 function parseEnv(value: string): Environment {
@@ -98,13 +99,13 @@ export function registerKeys(program: Command): void {
         }),
       false,
     );
-    if (opts.json) process.stdout.write(`${JSON.stringify(key)}\n`);
-    else {
-      process.stdout.write(
-        `Created ${key.environment} key ${key.id} for account "${key.account}".\n` +
-          `Secret (shown once, store it now): ${key.secret}\n`,
-      );
-    }
+    printResult(
+      opts.json,
+      key,
+      (k) =>
+        `Created ${k.environment} key ${k.id} for account "${k.account}".\n` +
+        `Secret (shown once, store it now): ${k.secret}\n`,
+    );
   });
 
   common(
@@ -121,7 +122,7 @@ export function registerKeys(program: Command): void {
         environment: opts.env ? parseEnv(opts.env) : undefined,
       }),
     );
-    process.stdout.write(opts.json ? `${JSON.stringify(list)}\n` : table(list));
+    printResult(opts.json, list, table);
   });
 
   common(
@@ -134,11 +135,7 @@ export function registerKeys(program: Command): void {
     const key = await withAdmin(opts, (admin) =>
       admin.revokeKey(idOrPrefix, { account: opts.account }),
     );
-    process.stdout.write(
-      opts.json
-        ? `${JSON.stringify(key)}\n`
-        : `Revoked ${key.environment} key ${key.prefix} (${key.id}).\n`,
-    );
+    printResult(opts.json, key, (k) => `Revoked ${k.environment} key ${k.prefix} (${k.id}).\n`);
   });
 
   common(
@@ -155,12 +152,13 @@ export function registerKeys(program: Command): void {
     const { replacement, rolled } = await withAdmin(opts, (admin) =>
       admin.rollKey(idOrPrefix, { account: opts.account, expiresInMs }),
     );
-    process.stdout.write(
-      opts.json
-        ? `${JSON.stringify({ replacement, rolled })}\n`
-        : `Rolled ${rolled.environment} key ${rolled.prefix}: it keeps working until ${rolled.expires_at}.\n` +
-            `Replacement ${replacement.id} for account "${replacement.account}".\n` +
-            `Secret (shown once, store it now): ${replacement.secret}\n`,
+    printResult(
+      opts.json,
+      { replacement, rolled },
+      () =>
+        `Rolled ${rolled.environment} key ${rolled.prefix}: it keeps working until ${rolled.expires_at}.\n` +
+        `Replacement ${replacement.id} for account "${replacement.account}".\n` +
+        `Secret (shown once, store it now): ${replacement.secret}\n`,
     );
   });
 }

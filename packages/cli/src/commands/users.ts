@@ -1,6 +1,7 @@
 import type { PasswordLink } from "@tminus/admin";
 import type { Command } from "commander";
 import { DB_OPTION_HELP } from "../options";
+import { printResult } from "../output";
 import { withAdmin } from "./keys";
 import { DEFAULT_HOST, DEFAULT_PORT } from "./serve";
 
@@ -38,12 +39,12 @@ export function registerUsers(program: Command): void {
     const made = await withAdmin(opts, (admin) =>
       admin.createUser({ account: opts.account, email: opts.email, role: opts.role }),
     );
-    if (opts.json) process.stdout.write(`${JSON.stringify(made)}\n`);
-    else {
-      process.stdout.write(
-        `Created ${made.user.role} ${made.user.email} in account "${made.user.account}".\n${linkText(made.link)}`,
-      );
-    }
+    printResult(
+      opts.json,
+      made,
+      ({ user, link }) =>
+        `Created ${user.role} ${user.email} in account "${user.account}".\n${linkText(link)}`,
+    );
   });
 
   common(
@@ -54,8 +55,7 @@ export function registerUsers(program: Command): void {
       .option("--json", "print one JSON object"),
   ).action(async (opts) => {
     const made = await withAdmin(opts, (admin) => admin.passwordLink(opts.email));
-    if (opts.json) process.stdout.write(`${JSON.stringify(made)}\n`);
-    else process.stdout.write(`For ${made.user.email}:\n${linkText(made.link)}`);
+    printResult(opts.json, made, ({ user, link }) => `For ${user.email}:\n${linkText(link)}`);
   });
 
   common(
@@ -66,14 +66,15 @@ export function registerUsers(program: Command): void {
       .option("--json", "print a JSON array"),
   ).action(async (opts) => {
     const list = await withAdmin(opts, (admin) => admin.listUsers(opts.account));
-    if (opts.json) process.stdout.write(`${JSON.stringify(list)}\n`);
-    else if (list.length === 0) process.stdout.write("no users\n");
-    else {
-      for (const u of list) {
-        process.stdout.write(
-          `${u.email}  ${u.role}  ${u.has_password ? "password set" : "link not used yet"}\n`,
-        );
-      }
-    }
+    printResult(opts.json, list, (users) =>
+      users.length === 0
+        ? "no users\n"
+        : users
+            .map(
+              (u) =>
+                `${u.email}  ${u.role}  ${u.has_password ? "password set" : "link not used yet"}\n`,
+            )
+            .join(""),
+    );
   });
 }

@@ -3,7 +3,7 @@ import type { PageContext } from "../context";
 import { html } from "../html";
 import { csrfField, page, when } from "../layout";
 import { htmlResponse, redirect } from "../responses";
-import { flashPanel, noticeOf, type PageRoute, redirectWithFlash } from "./route";
+import { flashPanel, noticeOf, ownersOnly, type PageRoute, redirectWithFlash } from "./route";
 
 const NOTICES = { revoked: "The key is revoked. Requests with it are refused from now on." };
 
@@ -74,12 +74,11 @@ ${SCOPES.map((s) => html`<label class="check"><input type="checkbox" name="scope
 }
 
 /** API keys (owners): list, create with scopes, revoke with a confirmation. */
-export const keyRoutes: readonly PageRoute[] = [
-  { method: "GET", pattern: /^\/keys$/, owner: true, handle: (ctx) => keysPage(ctx) },
+export const keyRoutes: readonly PageRoute[] = ownersOnly([
+  { method: "GET", pattern: /^\/keys$/, handle: (ctx) => keysPage(ctx) },
   {
     method: "POST",
     pattern: /^\/keys$/,
-    owner: true,
     async handle(ctx) {
       try {
         const key = await adminOf(ctx).issueKey({
@@ -105,7 +104,6 @@ export const keyRoutes: readonly PageRoute[] = [
   {
     method: "POST",
     pattern: /^\/keys\/(?<id>[0-9a-f-]{36})\/revoke$/,
-    owner: true,
     async handle(ctx, { id }) {
       if (ctx.form.get("confirm") !== "yes") {
         return keysPage(ctx, { error: "Tick the box to confirm the revocation.", status: 400 });
@@ -124,4 +122,4 @@ export const keyRoutes: readonly PageRoute[] = [
       return redirect(`${ctx.envPath("/keys")}?notice=revoked`);
     },
   },
-];
+]);

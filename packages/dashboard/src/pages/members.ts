@@ -4,7 +4,14 @@ import type { PageContext } from "../context";
 import { html, type SafeHtml } from "../html";
 import { csrfField, page, when } from "../layout";
 import { htmlResponse, redirect } from "../responses";
-import { type FlashPanel, flashPanel, noticeOf, type PageRoute, redirectWithFlash } from "./route";
+import {
+  type FlashPanel,
+  flashPanel,
+  noticeOf,
+  ownersOnly,
+  type PageRoute,
+  redirectWithFlash,
+} from "./route";
 
 const NOTICES: Record<string, string> = {
   role: "Role changed. It applies from the member's next page.",
@@ -116,12 +123,11 @@ async function ownUser(ctx: PageContext, id: string) {
 }
 
 /** Members (owners): list, invite with a one-time link, change roles, remove. */
-export const memberRoutes: readonly PageRoute[] = [
-  { method: "GET", pattern: /^\/members$/, owner: true, handle: (ctx) => membersPage(ctx) },
+export const memberRoutes: readonly PageRoute[] = ownersOnly([
+  { method: "GET", pattern: /^\/members$/, handle: (ctx) => membersPage(ctx) },
   {
     method: "POST",
     pattern: /^\/members$/,
-    owner: true,
     async handle(ctx) {
       const email = (ctx.form.get("email") ?? "").trim();
       try {
@@ -139,7 +145,6 @@ export const memberRoutes: readonly PageRoute[] = [
   {
     method: "POST",
     pattern: new RegExp(`^/members/${ID}/role$`),
-    owner: true,
     async handle(ctx, { id }) {
       const role = ctx.form.get("role");
       try {
@@ -159,7 +164,6 @@ export const memberRoutes: readonly PageRoute[] = [
   {
     method: "POST",
     pattern: new RegExp(`^/members/${ID}/link$`),
-    owner: true,
     async handle(ctx, { id }) {
       const user = await ownUser(ctx, id!);
       if (!user) return membersPage(ctx, { error: "No such member.", status: 404 });
@@ -170,7 +174,6 @@ export const memberRoutes: readonly PageRoute[] = [
   {
     method: "POST",
     pattern: new RegExp(`^/members/${ID}/remove$`),
-    owner: true,
     async handle(ctx, { id }) {
       if (ctx.form.get("confirm") !== "yes") {
         return membersPage(ctx, { error: "Tick the box to confirm the removal.", status: 400 });
@@ -184,4 +187,4 @@ export const memberRoutes: readonly PageRoute[] = [
       return redirect(`${ctx.envPath("/members")}?notice=removed`);
     },
   },
-];
+]);

@@ -3,6 +3,7 @@ import { dataOf, listOf } from "../api-call";
 import { html } from "../html";
 import { page } from "../layout";
 import { htmlResponse } from "../responses";
+import { lastUtcDays } from "../utc-days";
 import type { PageRoute } from "./route";
 
 interface Metric {
@@ -12,8 +13,6 @@ interface Metric {
   resets_at: string;
 }
 
-const DAY_MS = 86_400_000;
-
 /** The overview: allowance, today's requests, published timers, failing webhooks. */
 export const overviewRoutes: readonly PageRoute[] = [
   {
@@ -22,12 +21,12 @@ export const overviewRoutes: readonly PageRoute[] = [
     async handle(ctx) {
       const usage = dataOf<{ metrics: Metric[] }>(await ctx.api({ method: "GET", path: "/usage" }));
       const timers = usage.metrics.find((m) => m.metric === "new_timers")!;
-      const today = Math.floor(ctx.now / DAY_MS) * DAY_MS;
+      const { starts, end } = lastUtcDays(ctx.now, 1);
       const [counted] = await ctx.admin.records.countRequestsByDay({
         account_id: ctx.account.id,
         environment: ctx.environment,
-        since: today,
-        until: today + DAY_MS,
+        since: starts[0]!,
+        until: end,
       });
       const published = listOf(
         await ctx.api({

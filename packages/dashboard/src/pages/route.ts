@@ -17,6 +17,11 @@ export interface PageRoute {
   ): Promise<ApiResponse>;
 }
 
+/** The routes of a page that is the owners' alone (API keys, webhooks, members): every one of them owner-only. */
+export function ownersOnly(routes: readonly Omit<PageRoute, "owner">[]): readonly PageRoute[] {
+  return routes.map((route) => ({ ...route, owner: true }));
+}
+
 /** A notice shown after a redirect, by code: only our own texts reach the page. */
 export function noticeOf(ctx: PageContext, notices: Record<string, string>): string | null {
   const code = ctx.req.query.get("notice");

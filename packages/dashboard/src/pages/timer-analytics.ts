@@ -10,6 +10,7 @@ import type { PageContext } from "../context";
 import { html } from "../html";
 import { page } from "../layout";
 import { htmlResponse } from "../responses";
+import { lastUtcDays } from "../utc-days";
 import { viewsChart } from "../views-chart";
 import { plural } from "../words";
 import { zoneAbbreviation, zoneDay, zoneTime } from "../zone-time";
@@ -21,7 +22,6 @@ import type { PageRoute } from "./route";
 // per UTC day, docs/analytics.md), so the days are UTC days; each row also says when that
 // day starts in the timer's zone.
 
-const DAY_MS = 86_400_000;
 /** Days the page covers, today included (the API keeps 90 by default). */
 const DAYS = 30;
 
@@ -33,40 +33,40 @@ interface Bucket {
   by_source: Record<RequestSource, number>;
 }
 
+/** What a row of a share table is called: a name, and a hint of what it means. */
+type Label = readonly [name: string, hint: string];
+
 /** Each email client family as a marketer knows it, with what it means (docs/analytics.md). */
-const FAMILY_NAMES: Readonly<Record<ClientFamily, { name: string; hint: string }>> = {
-  gmail: {
-    name: "Gmail",
-    hint: "through Google's image proxy, which caches: a lower bound",
-  },
-  apple_mail: {
-    name: "Apple Mail",
-    hint: "Mail Privacy Protection loads images on delivery, read or not",
-  },
-  outlook: { name: "Outlook", hint: "desktop and mobile apps" },
-  yahoo: { name: "Yahoo and AOL Mail", hint: "through Yahoo's image proxy" },
-  other: { name: "Other", hint: "browsers (hosted page, embed, Outlook.com), other clients" },
+const FAMILY_NAMES: Readonly<Record<ClientFamily, Label>> = {
+  gmail: ["Gmail", "through Google's image proxy, which caches: a lower bound"],
+  apple_mail: ["Apple Mail", "Mail Privacy Protection loads images on delivery, read or not"],
+  outlook: ["Outlook", "desktop and mobile apps"],
+  yahoo: ["Yahoo and AOL Mail", "through Yahoo's image proxy"],
+  other: ["Other", "browsers (hosted page, embed, Outlook.com), other clients"],
 };
 
 /** Who fetched the images, as a marketer knows it (docs/analytics.md). */
-const SOURCE_NAMES: Readonly<Record<RequestSource, { name: string; hint: string }>> = {
-  human: { name: "Readers' own apps", hint: "the mail app or browser of the person reading" },
-  proxy: { name: "Image proxies", hint: "Gmail, Yahoo and others fetch for the reader who opens" },
-  prefetch: {
-    name: "Privacy prefetches",
-    hint: "Apple Mail Privacy Protection, on delivery: not proof that anyone read it",
-  },
+const SOURCE_NAMES: Readonly<Record<RequestSource, Label>> = {
+  human: ["Readers' own apps", "the mail app or browser of the person reading"],
+  proxy: ["Image proxies", "Gmail, Yahoo and others fetch for the reader who opens"],
+  prefetch: [
+    "Privacy prefetches",
+    "Apple Mail Privacy Protection, on delivery: not proof that anyone read it",
+  ],
 };
 
 const percent = (n: number, total: number) =>
   total === 0 ? "—" : `${Math.round((n / total) * 1000) / 10} %`;
 
+/** A row of a share table: what it counts, its views, and their share of `total`. */
+const shareRow = ([name, hint]: Label, views: number, total: number) =>
+  html`<tr><th scope="row">${name}<br><span class="hint">${hint}</span></th><td>${views}</td><td>${percent(views, total)}</td></tr>`;
+
 async function analyticsPage(ctx: PageContext, id: string) {
   const view = dataOf<{ name: string }>(await ctx.api({ method: "GET", path: `/timers/${id}` }));
   const record = (await ctx.admin.timer(ctx.account.id, ctx.environment, id))!;
   const zone = timerData(record).definition.timezone;
-  const today = Math.floor(ctx.now / DAY_MS) * DAY_MS;
-  const from = today - (DAYS - 1) * DAY_MS;
+  const { starts, end } = lastUtcDays(ctx.now, DAYS);
   // 30 day buckets fit in one page of the API's list (at most 100).
   const { items } = listOf<Bucket>(
     await ctx.api({
@@ -74,15 +74,14 @@ async function analyticsPage(ctx: PageContext, id: string) {
       path: `/timers/${id}/analytics`,
       query: {
         granularity: "day",
-        from: new Date(from).toISOString(),
-        to: new Date(today + DAY_MS).toISOString(),
+        from: new Date(starts[0]!).toISOString(),
+        to: new Date(end).toISOString(),
         limit: String(DAYS),
       },
     }),
   );
   const byStart = new Map(items.map((b) => [Date.parse(b.start), b]));
-  const days = Array.from({ length: DAYS }, (_, i) => {
-    const start = from + i * DAY_MS;
+  const days = starts.map((start) => {
     const b = byStart.get(start);
     const date = new Date(start).toISOString().slice(0, 10);
     const machine = (b?.by_source.proxy ?? 0) + (b?.by_source.prefetch ?? 0);
@@ -127,17 +126,11 @@ ${seen.length ? html`<p class="hint">Newest first; the other days of the ${DAYS}
 <h2 id="sources">Who fetched the images</h2>
 <p class="hint">Image proxies fetch for a reader who opens the email; a privacy prefetch fetches whether or not anyone reads it (docs/email.md).</p>
 <div class="table"><table aria-labelledby="sources"><thead><tr><th scope="col">Fetched by</th><th scope="col">Views</th><th scope="col">Share</th></tr></thead>
-<tbody>${sources.map(
-    (c) =>
-      html`<tr><th scope="row">${SOURCE_NAMES[c.source].name}<br><span class="hint">${SOURCE_NAMES[c.source].hint}</span></th><td>${c.views}</td><td>${percent(c.views, total)}</td></tr>`,
-  )}</tbody></table></div>
+<tbody>${sources.map((c) => shareRow(SOURCE_NAMES[c.source], c.views, total))}</tbody></table></div>
 <h2 id="clients">Email clients</h2>
 <p class="hint">From how each image was fetched (docs/analytics.md): a heuristic, not proof of an open.</p>
 <div class="table"><table aria-labelledby="clients"><thead><tr><th scope="col">Client</th><th scope="col">Views</th><th scope="col">Share</th></tr></thead>
-<tbody>${clients.map(
-    (c) =>
-      html`<tr><th scope="row">${FAMILY_NAMES[c.family].name}<br><span class="hint">${FAMILY_NAMES[c.family].hint}</span></th><td>${c.views}</td><td>${percent(c.views, total)}</td></tr>`,
-  )}</tbody></table></div>`;
+<tbody>${clients.map((c) => shareRow(FAMILY_NAMES[c.family], c.views, total))}</tbody></table></div>`;
   return htmlResponse(
     200,
     page(ctx, { title: `Analytics: ${view.name}`, section: "/timers", content }),

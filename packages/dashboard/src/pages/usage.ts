@@ -4,9 +4,9 @@ import type { PageContext } from "../context";
 import { html, type SafeHtml } from "../html";
 import { page, when } from "../layout";
 import { htmlResponse } from "../responses";
+import { lastUtcDays } from "../utc-days";
 import type { PageRoute } from "./route";
 
-const DAY_MS = 86_400_000;
 /** Days the chart covers (the request log keeps 30 by default). */
 const CHART_DAYS = 14;
 
@@ -42,19 +42,15 @@ async function usagePage(ctx: PageContext) {
     cycle: { id: string; resets_at: string };
     metrics: { metric: string; total: number; limit: number | string }[];
   }>(await ctx.api({ method: "GET", path: "/usage" }));
-  const today = Math.floor(ctx.now / DAY_MS) * DAY_MS;
-  const since = today - (CHART_DAYS - 1) * DAY_MS;
+  const { starts, end } = lastUtcDays(ctx.now, CHART_DAYS);
   const counted = await ctx.admin.records.countRequestsByDay({
     account_id: ctx.account.id,
     environment: ctx.environment,
-    since,
-    until: today + DAY_MS,
+    since: starts[0]!,
+    until: end,
   });
   const byDay = new Map(counted.map((c) => [c.day, c.count]));
-  const days = Array.from({ length: CHART_DAYS }, (_, i) => {
-    const day = since + i * DAY_MS;
-    return { day, count: byDay.get(day) ?? 0 };
-  });
+  const days = starts.map((day) => ({ day, count: byDay.get(day) ?? 0 }));
   const q = ctx.req.query;
   const filters = {
     status: q.get("status") ?? "",

@@ -6,7 +6,7 @@ import { html, type SafeHtml } from "../html";
 import { csrfField, page, when } from "../layout";
 import { htmlResponse, redirect } from "../responses";
 import { plural } from "../words";
-import { flashPanel, noticeOf, type PageRoute, redirectWithFlash } from "./route";
+import { flashPanel, noticeOf, ownersOnly, type PageRoute, redirectWithFlash } from "./route";
 
 interface Destination {
   id: string;
@@ -252,12 +252,11 @@ ${
 }
 
 /** Webhooks (owners): destinations (add, rotate, disable, delete), deliveries, replays; rules. */
-export const webhookRoutes: readonly PageRoute[] = [
-  { method: "GET", pattern: /^\/webhooks$/, owner: true, handle: (ctx) => webhooksPage(ctx) },
+export const webhookRoutes: readonly PageRoute[] = ownersOnly([
+  { method: "GET", pattern: /^\/webhooks$/, handle: (ctx) => webhooksPage(ctx) },
   {
     method: "POST",
     pattern: /^\/webhooks\/destinations$/,
-    owner: true,
     handle: (ctx) =>
       change(ctx, async () => {
         const description = ctx.form.get("description") ?? "";
@@ -281,7 +280,6 @@ export const webhookRoutes: readonly PageRoute[] = [
   {
     method: "POST",
     pattern: new RegExp(`^/webhooks/destinations/${ID}/(?<action>rotate|disable|enable)$`),
-    owner: true,
     handle: (ctx, { id, action }) =>
       change(ctx, async () => {
         if (action === "rotate") {
@@ -304,7 +302,6 @@ export const webhookRoutes: readonly PageRoute[] = [
   {
     method: "POST",
     pattern: new RegExp(`^/webhooks/destinations/${ID}/delete$`),
-    owner: true,
     handle: (ctx, { id }) =>
       change(ctx, async () => {
         if (ctx.form.get("confirm") !== "yes") {
@@ -317,7 +314,6 @@ export const webhookRoutes: readonly PageRoute[] = [
   {
     method: "POST",
     pattern: new RegExp(`^/webhooks/deliveries/${ID}/replay$`),
-    owner: true,
     handle: (ctx, { id }) =>
       change(ctx, async () => {
         await ctx.api({ method: "POST", path: `/webhook-deliveries/${id}/replay` });
@@ -327,7 +323,6 @@ export const webhookRoutes: readonly PageRoute[] = [
   {
     method: "POST",
     pattern: new RegExp(`^/timers/${ID}/rules$`),
-    owner: true,
     async handle(ctx, { id }) {
       const minutes = Number(ctx.form.get("offset_minutes"));
       const events = ctx.form.getAll("events");
@@ -359,10 +354,9 @@ export const webhookRoutes: readonly PageRoute[] = [
   {
     method: "POST",
     pattern: new RegExp(`^/timers/${ID}/rules/(?<rule>[0-9a-f-]{36})/delete$`),
-    owner: true,
     async handle(ctx, { id, rule }) {
       await ctx.api({ method: "DELETE", path: `/timers/${id}/webhook-rules/${rule}` });
       return redirect(`${ctx.envPath(`/timers/${id}`)}?notice=saved`);
     },
   },
-];
+]);

@@ -34,14 +34,16 @@ const BAD_GRANULARITY = fieldError(
   "granularity must be hour or day",
 );
 
-/** `from` is not before `to`, or too far before it. */
+/** What can be wrong with a range: `from` is not before `to`, or too far before it. */
+const RANGE_FAULTS = {
+  order: "from must be before to",
+  span: `from and to may be at most ${MAX_SPAN_DAYS} days apart`,
+};
+
 const BAD_RANGE = new DocumentedError(
   "validation_error",
-  (fault: "order" | "span") => ({
-    message:
-      fault === "order"
-        ? "from must be before to"
-        : `from and to may be at most ${MAX_SPAN_DAYS} days apart`,
+  (fault: keyof typeof RANGE_FAULTS) => ({
+    message: RANGE_FAULTS[fault],
     details: { field: "from" },
   }),
   { example: ["order"], name: "bad_range" },

@@ -5,6 +5,15 @@
 // below the digits) is encoded once, kept as raw bits and copied into later streams.
 // One stream at a time per thread: encoding is synchronous, calls never interleave.
 
+/** Raw code bits, as a stream segment kept for reuse. */
+export interface LzwPiece {
+  /** The bits, least significant first; the last byte holds `bits % 8` of them (all when 0). */
+  bytes: Uint8Array;
+  bits: number;
+  /** Code width in force after the piece: the next code is written at this width. */
+  width: number;
+}
+
 const MAX_CODES = 4096;
 const MAX_BITS = 12;
 
@@ -34,15 +43,6 @@ let nBits = 3;
 let maxCode = 7;
 let clearCode = 4;
 let nextCode = 6;
-
-/** Raw code bits, as a stream segment kept for reuse. */
-export interface LzwPiece {
-  /** The bits, least significant first; the last byte holds `bits % 8` of them (all when 0). */
-  bytes: Uint8Array;
-  bits: number;
-  /** Code width in force after the piece: the next code is written at this width. */
-  width: number;
-}
 
 /** Starts a new stream for indices of `paletteBits` bits (1..8). Nothing is written yet. */
 export function lzwBegin(paletteBits: number): void {

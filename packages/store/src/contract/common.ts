@@ -25,6 +25,20 @@ export interface NewestFirstPage {
   limit: number;
 }
 
+/** One record of an account's environment, by its id. */
+export interface RecordRef {
+  account_id: string;
+  environment: Environment;
+  id: string;
+}
+
+/** Reads one record of an account's environment by its id; null when there is none. */
+export type GetInEnvironment<T> = (
+  account_id: string,
+  environment: Environment,
+  id: string,
+) => Promise<T | null>;
+
 /** Codes of errors a store throws on purpose (anything else is a fault). */
 export type StoreErrorCode = "conflict" | "limit_reached" | "not_found";
 

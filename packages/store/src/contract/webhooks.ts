@@ -1,4 +1,10 @@
-import type { Environment, NewestFirstPage, TimerRecord } from "./common";
+import type {
+  Environment,
+  GetInEnvironment,
+  NewestFirstPage,
+  RecordRef,
+  TimerRecord,
+} from "./common";
 import type { NewWebhookEvent, WebhookEventType } from "./events";
 import type { ViewerStartInput } from "./viewers";
 
@@ -220,38 +226,31 @@ export interface WebhookStore {
   /** A keyset page of live destinations, newest first. */
   listWebhookDestinations(query: NewestFirstPage): Promise<WebhookDestination[]>;
   /** One live destination; null when absent or deleted. */
-  getWebhookDestination(
-    account_id: string,
-    environment: Environment,
-    id: string,
-  ): Promise<WebhookDestination | null>;
+  getWebhookDestination: GetInEnvironment<WebhookDestination>;
   /** Applies a patch to a live destination; enabling clears `disabled_reason`. Null when absent. */
-  updateWebhookDestination(input: {
-    account_id: string;
-    environment: Environment;
-    id: string;
-    patch: WebhookDestinationPatch;
-    now: number;
-  }): Promise<WebhookDestination | null>;
+  updateWebhookDestination(
+    input: RecordRef & {
+      patch: WebhookDestinationPatch;
+      now: number;
+    },
+  ): Promise<WebhookDestination | null>;
   /**
    * Soft-deletes a destination and deletes its rules, in one transaction; its pending
    * deliveries fail at their next attempt. False when there was no live destination.
    */
-  deleteWebhookDestination(input: {
-    account_id: string;
-    environment: Environment;
-    id: string;
-    now: number;
-  }): Promise<boolean>;
+  deleteWebhookDestination(
+    input: RecordRef & {
+      now: number;
+    },
+  ): Promise<boolean>;
   /** Installs `secret`; the current one becomes the previous secret until `previous_expires_at`. */
-  rotateWebhookSecret(input: {
-    account_id: string;
-    environment: Environment;
-    id: string;
-    secret: string;
-    previous_expires_at: number;
-    now: number;
-  }): Promise<WebhookDestination | null>;
+  rotateWebhookSecret(
+    input: RecordRef & {
+      secret: string;
+      previous_expires_at: number;
+      now: number;
+    },
+  ): Promise<WebhookDestination | null>;
   /**
    * Atomic: checks that the timer and the destination are live in the rule's account and
    * environment, and that the timer has fewer than `max_rules_per_timer` rules, then inserts.
@@ -264,28 +263,18 @@ export interface WebhookStore {
   /** A keyset page of one timer's rules, newest first. */
   listWebhookRules(query: NewestFirstPage & { timer_id: string }): Promise<WebhookRule[]>;
   /** Deletes a rule of a timer; false when there was none. */
-  deleteWebhookRule(input: {
-    account_id: string;
-    environment: Environment;
-    timer_id: string;
-    id: string;
-  }): Promise<boolean>;
+  deleteWebhookRule(input: RecordRef & { timer_id: string }): Promise<boolean>;
   /** A keyset page of deliveries, newest first, optionally of one status. */
   listWebhookDeliveries(query: ListWebhookDeliveriesQuery): Promise<WebhookDelivery[]>;
   /** One delivery with its event and attempts; null when absent. */
-  getWebhookDelivery(
-    account_id: string,
-    environment: Environment,
-    id: string,
-  ): Promise<WebhookDelivery | null>;
+  getWebhookDelivery: GetInEnvironment<WebhookDelivery>;
   /** Creates a new pending delivery of the same event to the same destination, due now. */
-  replayWebhookDelivery(input: {
-    account_id: string;
-    environment: Environment;
-    id: string;
-    new_id: string;
-    now: number;
-  }): Promise<ReplayWebhookDeliveryOutcome>;
+  replayWebhookDelivery(
+    input: RecordRef & {
+      new_id: string;
+      now: number;
+    },
+  ): Promise<ReplayWebhookDeliveryOutcome>;
 }
 
 /**

@@ -29,6 +29,9 @@ export interface CopyTable {
 const t = (name: string): CopyColumn => ({ name, type: "text" });
 const i = (name: string): CopyColumn => ({ name, type: "int" });
 
+/** The account and environment a row belongs to, side by side in every table that has both. */
+const scope = [t("account_id"), t("environment")];
+
 function table(name: string, key: string[], columns: CopyColumn[]): CopyTable {
   return { name, key, columns };
 }
@@ -47,8 +50,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
     ["id"],
     [
       t("id"),
-      t("account_id"),
-      t("environment"),
+      ...scope,
       t("prefix"),
       t("hash"),
       { name: "scopes", type: "textlist" },
@@ -63,8 +65,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
     ["id"],
     [
       t("id"),
-      t("account_id"),
-      t("environment"),
+      ...scope,
       t("name"),
       t("type"),
       t("status"),
@@ -82,8 +83,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
     [
       t("id"),
       t("timer_id"),
-      t("account_id"),
-      t("environment"),
+      ...scope,
       t("action"),
       i("revision"),
       t("key_id"),
@@ -97,8 +97,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
     "idempotency_keys",
     ["account_id", "environment", "key"],
     [
-      t("account_id"),
-      t("environment"),
+      ...scope,
       t("key"),
       t("fingerprint"),
       i("response_status"),
@@ -111,7 +110,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
   table(
     "usage_counters",
     ["account_id", "environment", "cycle_id", "metric"],
-    [t("account_id"), t("environment"), t("cycle_id"), t("metric"), i("total")],
+    [...scope, t("cycle_id"), t("metric"), i("total")],
   ),
   table("rate_windows", ["bucket", "window_start"], [t("bucket"), i("window_start"), i("hits")]),
   table(
@@ -120,8 +119,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
     ["account_id", "environment", "created_at", "id"],
     [
       t("id"),
-      t("account_id"),
-      t("environment"),
+      ...scope,
       t("key_id"),
       t("key_prefix"),
       t("request_id"),
@@ -139,8 +137,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
     ["id"],
     [
       t("id"),
-      t("account_id"),
-      t("environment"),
+      ...scope,
       t("url"),
       t("description"),
       { name: "events", type: "textlist" },
@@ -160,8 +157,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
     ["id"],
     [
       t("id"),
-      t("account_id"),
-      t("environment"),
+      ...scope,
       t("timer_id"),
       t("destination_id"),
       { name: "events", type: "textlist" },
@@ -175,24 +171,14 @@ export const COPY_TABLES: readonly CopyTable[] = [
   table(
     "webhook_events",
     ["id"],
-    [
-      t("id"),
-      t("account_id"),
-      t("environment"),
-      t("timer_id"),
-      t("type"),
-      t("payload"),
-      i("occurred_at"),
-      i("created_at"),
-    ],
+    [t("id"), ...scope, t("timer_id"), t("type"), t("payload"), i("occurred_at"), i("created_at")],
   ),
   table(
     "webhook_deliveries",
     ["id"],
     [
       t("id"),
-      t("account_id"),
-      t("environment"),
+      ...scope,
       t("event_id"),
       t("destination_id"),
       t("rule_id"),
@@ -236,11 +222,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
       i("updated_at"),
     ],
   ),
-  table(
-    "saved_looks",
-    ["id"],
-    [t("id"), t("account_id"), t("environment"), t("name"), t("look"), i("created_at")],
-  ),
+  table("saved_looks", ["id"], [t("id"), ...scope, t("name"), t("look"), i("created_at")]),
   table(
     "user_password_links",
     ["token_hash"],
@@ -260,8 +242,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
       i("hour"),
       t("kind"),
       t("client"),
-      t("account_id"),
-      t("environment"),
+      ...scope,
       i("views"),
       i("proxy_views"),
       i("prefetch_views"),
@@ -270,15 +251,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
   table(
     "render_viewers",
     ["timer_id", "day", "viewer"],
-    [
-      t("timer_id"),
-      i("day"),
-      t("viewer"),
-      t("account_id"),
-      t("environment"),
-      i("hours"),
-      i("human_hours"),
-    ],
+    [t("timer_id"), i("day"), t("viewer"), ...scope, i("hours"), i("human_hours")],
   ),
   table("analytics_salts", ["day"], [i("day"), t("salt")]),
   table(
@@ -287,8 +260,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
     [
       t("timer_id"),
       t("viewer"),
-      t("account_id"),
-      t("environment"),
+      ...scope,
       t("recipient"),
       t("context"),
       i("started_at"),
