@@ -17,9 +17,10 @@
 //   2. `--idle-seconds` after the load, RSS is within 25% of where it was after warm-up.
 //
 //   npx -y pnpm@10 build && node bench/soak.mjs [--requests 1000000] [--concurrency 32]
-//     [--idle-seconds 30] [--warmup 20000] [--settle 100000] [--log-level warn] [--json]
+//     [--idle-seconds 30] [--warmup 20000] [--settle 100000] [--frames-max 10] [--log-level warn] [--json]
 //   node bench/soak.mjs --requests 100000     # quick iteration (warm-up 10k, settle 30k)
 import { execFileSync, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -37,6 +38,8 @@ const { values } = parseArgs({
     settle: { type: "string" },
     // `info` (serve's default) writes a line per request into a pipe this process drains.
     "log-level": { type: "string", default: "warn" },
+    // Frames of the distinct GIFs cycle from 1 to this (60: full animations; fewer: a faster run).
+    "frames-max": { type: "string", default: "10" },
     json: { type: "boolean", default: false },
   },
 });
@@ -128,6 +131,8 @@ const AUTH = `Bearer ${key.secret}`;
 const server = await serve();
 const base = server.url;
 const pid = server.child.pid;
+// The server never outlives the bench, however it ends.
+process.on("exit", () => server.child.kill("SIGKILL"));
 
 async function api(method, path, body, headers = {}) {
   const res = await fetch(`${base}${path}`, {
@@ -141,7 +146,7 @@ async function api(method, path, body, headers = {}) {
   return json.data;
 }
 async function published(body) {
-  const timer = await api("POST", "/api/v1/timers", body);
+  const timer = await api("POST", "/api/v1/timers", body, { "idempotency-key": randomUUID() });
   if (timer.status === "published") return timer;
   return api("POST", `/api/v1/timers/${timer.id}/publish`, undefined, {
     "if-match": timer.revision,
@@ -160,12 +165,22 @@ const CREATE = JSON.stringify({ name: "Soak", type: "fixed", deadline_at: "2030-
 const BIG = "x".repeat(70_000); // over max_body_bytes (64 KiB)
 const hex = (i) => i.toString(16).padStart(12, "0");
 const uuidOf = (i) => `0190a000-0000-7000-8000-${hex(i)}`;
+// Sizes and frame counts drawn from fixed sets: every size's atlas is built once and then
+// reused (as in a real campaign, a few sizes), while every deadline is a new picture. The raw
+// widths are distinct (the server snaps them to 20 px); `--frames-max` caps the animations.
+const WIDTHS = [137, 240, 301, 440, 600, 615, 720, 900, 1200];
+const FRAMES = Array.from({ length: Number(values["frames-max"]) }, (_, k) => k + 1);
 const MIX = [
   // [share, label, build(i) -> { method, path, headers?, body? }]
-  [28, "API status", () => ({ path: `/api/v1/timers/${fixed.id}/status`, auth: true })],
+  [30, "API status", () => ({ path: `/api/v1/timers/${fixed.id}/status`, auth: true })],
   [8, "GET timer", () => ({ path: `/api/v1/timers/${fixed.id}`, auth: true })],
   [4, "list timers", (i) => ({ path: `/api/v1/timers?limit=${1 + (i % 20)}`, auth: true })],
-  [3, "create", () => ({ method: "POST", path: "/api/v1/timers", auth: true, body: CREATE })],
+  // Without the key POST /timers is refused (400 missing_field): a bad request that parses.
+  [
+    3,
+    "create, no Idempotency-Key",
+    () => ({ method: "POST", path: "/api/v1/timers", auth: true, body: CREATE }),
+  ],
   [
     3,
     "create + Idempotency-Key",
@@ -187,9 +202,9 @@ const MIX = [
     (i) => {
       const deadline = String(now0 + 86_400 + i * 7);
       const sig = signPersonalizedParams(personal.signing_secret, { deadline });
-      const width = 100 + ((i * 37) % 1101);
+      const width = WIDTHS[i % WIDTHS.length];
       return {
-        path: `/t/${personal.id}/countdown.gif?deadline=${deadline}&sig=${sig}&width=${width}&frames=${1 + (i % 60)}&r=u${i}`,
+        path: `/t/${personal.id}/countdown.gif?deadline=${deadline}&sig=${sig}&width=${width}&frames=${FRAMES[i % FRAMES.length]}&r=u${i}`,
       };
     },
   ],
@@ -197,7 +212,7 @@ const MIX = [
     2,
     "PNG, distinct size",
     (i) => ({
-      path: `/t/${fixed.id}/countdown.png?width=${100 + ((i * 13) % 1101)}&scale=${1 + (i % 2)}&variant=${i % 3 ? "light" : "dark"}`,
+      path: `/t/${fixed.id}/countdown.png?width=${WIDTHS[(i * 7) % WIDTHS.length]}&scale=${1 + (i % 2)}&variant=${i % 3 ? "light" : "dark"}`,
     }),
   ],
   [3, "GIF, shared", () => ({ path: `/t/${fixed.id}/countdown.gif` })],
