@@ -54,6 +54,23 @@ export interface AnalyticsConfig {
   retention_days: number;
 }
 
+/**
+ * Bounds of the in-memory caches that are not bounded in bytes, in entries
+ * (docs/configuration.md, "Caches and memory"). Each starts over when full.
+ */
+export interface CachesConfig {
+  /** API keys (with their accounts) found by hash, per process. */
+  api_keys: number;
+  /** Timers read by id (API and public routes), per process. */
+  timers: number;
+  /** Viewers' stored first views (duration timers started by the first open). */
+  first_views: number;
+  /** (timer, recipient) pairs already offered to the per-recipient webhook events. */
+  viewer_events: number;
+  /** Analytics viewer marks remembered as written, so a repeat viewer costs no write. */
+  analytics_viewers: number;
+}
+
 /** The operator's configuration (the JSON file of `tminus serve --config`). */
 export interface TminusConfig {
   /** Limits of the sandbox environment, whatever the account's plan. */
@@ -81,6 +98,8 @@ export interface TminusConfig {
   dashboard: DashboardConfig;
   /** Counting of public views. */
   analytics: AnalyticsConfig;
+  /** Bounds of the in-memory caches, in entries. */
+  caches: CachesConfig;
 }
 
 /** Input shape of the config: every field optional, plans merged field by field. */
@@ -96,6 +115,7 @@ export interface TminusConfigInput {
   render?: Partial<RenderConfig>;
   dashboard?: Partial<DashboardConfig>;
   analytics?: Partial<AnalyticsConfig>;
+  caches?: Partial<CachesConfig>;
 }
 
 /** The defaults of decisions.md. */
@@ -132,6 +152,13 @@ export const DEFAULT_CONFIG: TminusConfig = {
     sign_in_attempts_per_15_minutes: 10,
   },
   analytics: { enabled: true, retention_days: 90 },
+  caches: {
+    api_keys: 10_000,
+    timers: 10_000,
+    first_views: 50_000,
+    viewer_events: 50_000,
+    analytics_viewers: 100_000,
+  },
 };
 
 const LIMIT_FIELDS = ["requests_per_minute", "new_timers_per_cycle", "max_keys"] as const;
@@ -147,6 +174,7 @@ const TOP_FIELDS = new Set([
   "render",
   "dashboard",
   "analytics",
+  "caches",
   "$schema",
 ]);
 
@@ -259,7 +287,25 @@ export function resolveConfig(input: TminusConfigInput | TminusConfig = {}): Tmi
     render: renderSection(input.render),
     dashboard: dashboardSection(input.dashboard),
     analytics: analyticsSection(input.analytics),
+    caches: cachesSection(input.caches),
   };
+}
+
+function cachesSection(input: unknown): CachesConfig {
+  const out: CachesConfig = { ...DEFAULT_CONFIG.caches };
+  for (const [k, v] of sectionFields(input, "config.caches")) {
+    if (!(k in out)) throw new ConfigError(`config.caches.${k} is not a known setting`);
+    out[k as keyof CachesConfig] = intBetween(v, `config.caches.${k}`, 1, 10_000_000);
+  }
+  return out;
+}
+
+/**
+ * The cache bounds of a config. A caller may hand the handler an already-resolved config built
+ * before these bounds existed; the defaults then apply.
+ */
+export function cachesConfig(config: TminusConfig): CachesConfig {
+  return { ...DEFAULT_CONFIG.caches, ...config.caches };
 }
 
 function analyticsSection(input: unknown): AnalyticsConfig {

@@ -10,7 +10,7 @@ import {
 import type { Store } from "@tminus/store";
 import { uuidv7 } from "@tminus/store";
 import { API_PREFIX, type RouteContext, type Services } from "./api/context";
-import { resolveConfig, type TminusConfig, type TminusConfigInput } from "./config";
+import { cachesConfig, resolveConfig, type TminusConfig, type TminusConfigInput } from "./config";
 import { createCursorCodec } from "./cursor";
 import { ApiError } from "./errors";
 import { createRateLimiter } from "./guards/rate-limit";
@@ -121,7 +121,8 @@ export function createDispatch(
   const store = options.metrics
     ? options.metrics.instrumentStore(options.store)
     : instrumentStore(options.store, { tracing });
-  const cache = createReadCache(store);
+  const bounds = cachesConfig(config);
+  const cache = createReadCache(store, { maxKeys: bounds.api_keys, maxTimers: bounds.timers });
   const usage = createUsageMeter(store, onError);
   const trustProxy = options.trustProxy ?? false;
   const publicRoutes = createPublicRoutes({ store, config, cache, trustProxy, onError });
@@ -150,10 +151,11 @@ export function createDispatch(
       }));
     return services;
   };
+  const limiter = createRateLimiter(store);
   const pipeline = createRoutePipeline({
     config,
     cache,
-    limiter: createRateLimiter(store),
+    limiter,
     usage,
     requestLog,
     services: getServices,
@@ -170,6 +172,15 @@ export function createDispatch(
   metrics?.attach({
     render: () => publicRoutes.figures(),
     ready: () => health.check().then((r) => r.ready),
+    caches: () => {
+      const read = cache.sizes();
+      return [
+        { cache: "api_keys", entries: read.keys },
+        { cache: "timers", entries: read.timers },
+        { cache: "rate_limit_buckets", entries: limiter.size },
+        ...publicRoutes.caches(),
+      ];
+    },
   });
 
   const host: MountHost = {

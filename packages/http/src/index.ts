@@ -21,6 +21,7 @@ export { type Admin, type AdminOptions, createAdmin } from "./admin";
 export type { RouteResult, Services } from "./api/context";
 export {
   type AnalyticsConfig,
+  type CachesConfig,
   ConfigError,
   type DashboardConfig,
   DEFAULT_CONFIG,

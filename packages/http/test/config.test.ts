@@ -86,6 +86,28 @@ describe("resolveConfig", () => {
     }
   });
 
+  it("merges the caches section over its defaults and refuses anything else", () => {
+    expect(resolveConfig({}).caches).toEqual({
+      api_keys: 10_000,
+      timers: 10_000,
+      first_views: 50_000,
+      viewer_events: 50_000,
+      analytics_viewers: 100_000,
+    });
+    expect(resolveConfig({ caches: { timers: 50_000 } }).caches).toMatchObject({
+      api_keys: 10_000,
+      timers: 50_000,
+    });
+    for (const [bad, message] of [
+      [{ timers: 0 }, /config\.caches\.timers must be an integer from 1 to 10000000/],
+      [{ api_keys: 1.5 }, /config\.caches\.api_keys must be an integer/],
+      [{ images: 10 }, /config\.caches\.images is not a known setting/],
+      [[], /config\.caches must be an object/],
+    ] as const) {
+      expect(() => resolveConfig({ caches: bad as never }), JSON.stringify(bad)).toThrow(message);
+    }
+  });
+
   it("takes an already-resolved config and gives it back equal (idempotent)", () => {
     expect(resolveConfig(DEFAULT_CONFIG)).toEqual(DEFAULT_CONFIG);
     fc.assert(

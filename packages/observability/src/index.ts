@@ -1,6 +1,7 @@
 export { instrumentStore, type StoreInstrumentation, StoreStats } from "./instrument-store";
 export type { Logger, RequestLogLine } from "./logger";
 export {
+  type CacheFigure,
   createMetrics,
   type HandlerFigures,
   type MetricsInternals,

@@ -46,10 +46,22 @@ export interface RenderFigures {
   cache: { hits: number; coalesced: number; misses: number; bytes: number; entries: number };
 }
 
+/**
+ * One in-memory cache of a handler as the metrics see it: a fixed name (never request input),
+ * its entries now, and its bytes when it is bounded in bytes.
+ */
+export interface CacheFigure {
+  cache: string;
+  entries: number;
+  bytes?: number;
+}
+
 /** What a handler hands its metrics: read at scrape time, never on the request's path. */
 export interface HandlerFigures {
   render(): RenderFigures;
   ready(): Promise<boolean>;
+  /** Its bounded caches (docs/configuration.md, "Caches and memory"). */
+  caches?(): CacheFigure[];
 }
 
 /**
@@ -241,6 +253,34 @@ export function createMetrics(options: MetricsOptions = {}): TminusMetrics {
   );
   gauge("tminus_image_cache_entries", "Rendered images kept in memory.", () =>
     sum((f) => f.cache.entries),
+  );
+  // Every bounded cache of the handlers, by its fixed name: a gauge that climbs to its bound
+  // and stays there is a cache too small for the load; one that never stops is a leak.
+  const cacheSamples = (pick: (c: CacheFigure) => number | undefined) => {
+    const totals = new Map<string, number>();
+    for (const h of handlers) {
+      for (const c of h.caches?.() ?? []) {
+        const value = pick(c);
+        if (value !== undefined) totals.set(c.cache, (totals.get(c.cache) ?? 0) + value);
+      }
+    }
+    return [...totals].map(([cache, value]) => ({ labels: { cache }, value }));
+  };
+  add(
+    collectedMetric(
+      "tminus_cache_entries",
+      "Entries kept in each bounded in-memory cache of the handler, by cache.",
+      "gauge",
+      () => cacheSamples((c) => c.entries),
+    ),
+  );
+  add(
+    collectedMetric(
+      "tminus_cache_bytes",
+      "Bytes kept in each in-memory cache bounded in bytes, by cache.",
+      "gauge",
+      () => cacheSamples((c) => c.bytes),
+    ),
   );
 
   new Gauge({

@@ -125,6 +125,12 @@ interface Subset {
 }
 
 const families = new Map<string, Family>();
+/**
+ * Font stacks by the subsets a text needs. Texts come from user input (a look's labels, an
+ * ended text in any script), so the combinations are many: the map starts over when full.
+ * The faces themselves stay on their subsets, so a rebuilt stack reads no file again.
+ */
+export const FONT_STACKS_MAX = 1024;
 const stacks = new Map<string, FontStack>();
 const packages = new Map<string, Subset[]>();
 
@@ -317,9 +323,15 @@ export function fontStack(font: Look["font"], text: string, locale = "en"): Font
   let stack = stacks.get(key);
   if (!stack) {
     stack = { fonts: used.flatMap(facesOf), family: used.map((s) => s.name).join(", ") };
+    if (stacks.size >= FONT_STACKS_MAX) stacks.clear();
     stacks.set(key, stack);
   }
   return stack;
+}
+
+/** Font stacks kept now (for tests: the map is bounded by {@link FONT_STACKS_MAX}). */
+export function fontStacksKept(): number {
+  return stacks.size;
 }
 
 /** "U+0000-00FF,U+0131" as inclusive code point ranges. */

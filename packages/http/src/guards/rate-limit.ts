@@ -68,6 +68,8 @@ export interface RateLimiter {
    * for them are dropped: a late request for one (a clock stepped back) asks the store again.
    */
   prune(now: number): void;
+  /** Buckets held now (two per key seen in the current window: the key's and the account's). */
+  readonly size: number;
 }
 
 /**
@@ -80,6 +82,9 @@ export interface RateLimiter {
  */
 export function createRateLimiter(store: Store): RateLimiter {
   const buckets = new Map<string, Bucket>();
+  // The newest window seen: the first request of a new window drops the ended ones, so the
+  // map holds the keys active in about one minute, not every key ever seen.
+  let newest = 0;
   // The bucket names of a key, made once per key record: the read cache hands out the same
   // record while nothing changes, and a name string kept is a map key whose hash is kept.
   const names = new WeakMap<AuthContext["key"], readonly [string, string]>();
@@ -138,9 +143,18 @@ export function createRateLimiter(store: Store): RateLimiter {
     for (const [, b] of wanting) b.pending = pending;
   };
 
+  const prune = (now: number): void => {
+    const window = now - (now % WINDOW_MS);
+    for (const [name, b] of buckets) if (b.window < window) buckets.delete(name);
+  };
+
   return {
     async take(auth, limits, now) {
       const window = now - (now % WINDOW_MS);
+      if (window > newest) {
+        newest = window;
+        prune(now);
+      }
       const windowEnd = window + WINDOW_MS;
       const limit = limits.requests_per_minute;
       const [keyName, accountName] = namesOf(auth);
@@ -181,9 +195,9 @@ export function createRateLimiter(store: Store): RateLimiter {
         await Promise.all(empty.map(([, b]) => b.pending));
       }
     },
-    prune(now) {
-      const window = now - (now % WINDOW_MS);
-      for (const [name, b] of buckets) if (b.window < window) buckets.delete(name);
+    prune,
+    get size() {
+      return buckets.size;
     },
   };
 }

@@ -26,6 +26,8 @@ export interface ReadCache {
   findTimerById(id: string): Promise<TimerRecord | null>;
   /** After this process changed a timer: the cache holds the row as written (or forgets it). */
   timerChanged(timer: TimerRecord, deleted: boolean): void;
+  /** Entries held now, for the metrics. */
+  sizes(): { keys: number; timers: number };
 }
 
 /** Sizes of the caches (entries). */
@@ -103,6 +105,7 @@ export function createReadCache(store: Store, options: ReadCacheOptions = {}): R
       return timer;
     },
     findTimerById: loadTimer,
+    sizes: () => ({ keys: keys.size, timers: timers.size }),
     timerChanged(timer, deleted) {
       if (deleted) timers.delete(timer.id);
       else if (timers.has(timer.id)) timers.set(timer.id, timer);

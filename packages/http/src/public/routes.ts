@@ -9,10 +9,10 @@ import {
   type TimerStatusResult,
   timerData,
 } from "@tminus/core";
-import type { RenderFigures } from "@tminus/observability";
+import type { CacheFigure, RenderFigures } from "@tminus/observability";
 import type { ImageInput } from "@tminus/render";
 import type { Store, TimerRecord } from "@tminus/store";
-import { analyticsConfig, type TminusConfig, webhookConfig } from "../config";
+import { analyticsConfig, cachesConfig, type TminusConfig, webhookConfig } from "../config";
 import type { ReadCache } from "../guards/read-cache";
 import { isUuid } from "../ids";
 import { clientAddress } from "../transport/base-url";
@@ -75,13 +75,15 @@ export function createPublicRoutes(deps: {
   onError: (error: unknown, requestId: string) => void;
 }) {
   const images = createImageCache(deps.config.render.image_cache_mb * 1024 * 1024);
-  const firstViews = rememberFirstViews(deps.store);
+  const bounds = cachesConfig(deps.config);
+  const firstViews = rememberFirstViews(deps.store, bounds.first_views);
   const counting = analyticsConfig(deps.config).enabled;
-  const views = createViewCounter(deps.store, deps.onError);
+  const views = createViewCounter(deps.store, deps.onError, 100, bounds.analytics_viewers);
   const viewerEvents = createViewerEvents(
     deps.store,
     webhookConfig(deps.config).max_viewer_events_per_timer_day,
     deps.onError,
+    bounds.viewer_events,
   );
   const renderer = createImageRenderer(deps.config.render);
   // The pool full: a still of the exact time, never a 503. The loop too slow: pages give way.
@@ -377,6 +379,19 @@ export function createPublicRoutes(deps: {
       shed: shedder.counts.shed,
       cache: { ...images.counts, bytes: images.bytes, entries: images.size },
     }),
+    /** The public routes' bounded caches now (read when metrics are scraped). */
+    caches: (): CacheFigure[] => {
+      const still = stills.cacheSize();
+      const counted = views.sizes();
+      return [
+        { cache: "images", entries: images.size, bytes: images.bytes },
+        { cache: "stills", entries: still.entries, bytes: still.bytes },
+        { cache: "first_views", entries: firstViews.size },
+        { cache: "viewer_events", entries: viewerEvents.size },
+        { cache: "analytics_pending", entries: counted.pending },
+        { cache: "analytics_viewers_written", entries: counted.written },
+      ];
+    },
     /** Draws an image on the same threads (the dashboard's unpublished previews). */
     render: (kind: "gif" | "png", input: ImageInput) => renderer.render(kind, input),
   });

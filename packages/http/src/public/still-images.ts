@@ -102,6 +102,8 @@ export function createStillImages(options: {
     figures,
     /** Lookups of the still cache: kept, joined a still in flight, drawn. */
     cacheCounts: kept.counts,
+    /** Stills kept now (entries and bytes), for the metrics. */
+    cacheSize: () => ({ entries: kept.size, bytes: kept.bytes }),
     /** Starts the lane's thread now (warm), so the first burst does not wait for it. */
     async prepare(): Promise<void> {
       await (await laneOf()).ready;

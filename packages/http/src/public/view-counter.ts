@@ -47,6 +47,8 @@ export interface ViewCounter {
   count(view: CountedView): void;
   /** Resolves once every view counted before the call is in the store (or its write failed). */
   flush(): Promise<void>;
+  /** Entries held now, for the metrics: counted and not yet written, and viewers remembered as written. */
+  sizes(): { pending: number; written: number };
 }
 
 /**
@@ -65,6 +67,7 @@ export function createViewCounter(
   store: Pick<Store, "recordRenderViews" | "analyticsSalt">,
   onError: (error: unknown, requestId: string) => void,
   intervalMs = 100,
+  maxWritten = WRITTEN_MAX,
 ): ViewCounter {
   let counts = new Map<string, RenderViewCount>();
   let marks = new Map<string, Mark>();
@@ -113,8 +116,10 @@ export function createViewCounter(
       });
     }
     await store.recordRenderViews({ counts: batchCounts, viewers });
-    if (written.size + remember.length > WRITTEN_MAX) written.clear();
-    for (const [key, hours] of remember) written.set(key, hours);
+    for (const [key, hours] of remember) {
+      if (written.size >= maxWritten && !written.has(key)) written.clear();
+      written.set(key, hours);
+    }
   };
 
   const batches = createBatchWriter(() => {
@@ -157,6 +162,7 @@ export function createViewCounter(
       batches.added(counts.size + marks.size >= BATCH_MAX);
     },
     flush: batches.flush,
+    sizes: () => ({ pending: counts.size + marks.size, written: written.size }),
   };
 }
 

@@ -21,6 +21,8 @@ export interface ViewerEvents {
   observe(view: ObservedViewer): void;
   /** Resolves when every offer made so far has been answered (shutdown). */
   close(): Promise<void>;
+  /** (timer, recipient) pairs remembered as offered now, for the metrics. */
+  readonly size: number;
 }
 
 /**
@@ -35,11 +37,15 @@ export function createViewerEvents(
   store: Pick<Store, "recordViewerStart">,
   maxPerTimerDay: number,
   onError: (error: unknown, requestId: string) => void,
+  maxSeen = SEEN_MAX,
 ): ViewerEvents {
   const seen = new Set<string>();
   const pending = new Set<Promise<unknown>>();
 
   return {
+    get size() {
+      return seen.size;
+    },
     observe({ timer, viewer, recipient, now, baseUrl }) {
       if (maxPerTimerDay === 0 || viewer === undefined) return;
       const { definition } = timerData(timer);
@@ -56,7 +62,7 @@ export function createViewerEvents(
       } else return;
       const memo = `${timer.id}|${key}`;
       if (seen.has(memo)) return;
-      if (seen.size >= SEEN_MAX) seen.clear();
+      if (seen.size >= maxSeen) seen.clear();
       seen.add(memo);
       const endsAt = viewerEndAt(timer, viewer, now);
       const offer = store

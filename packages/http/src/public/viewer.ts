@@ -114,5 +114,9 @@ export function rememberFirstViews(store: Pick<Store, "recordFirstView">, max = 
       seen.set(key, first);
       return first;
     },
+    /** Answers remembered now, for the metrics. */
+    get size() {
+      return seen.size;
+    },
   };
 }

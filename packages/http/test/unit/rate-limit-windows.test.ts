@@ -400,6 +400,22 @@ describe("reservation chunks that cross a window", () => {
 });
 
 describe("pruning", () => {
+  it("a new window drops the ended ones by itself: two buckets per key of the minute, not per key ever seen", async () => {
+    const keys: AuthContext[] = [];
+    for (let i = 0; i < 8; i++) keys.push((await u.key(`minute-${i}`)).auth);
+    const limiter = createRateLimiter(u.store);
+    let most = 0;
+    for (let minute = 0; minute < 8; minute++) {
+      // One key per minute: its account's bucket and its own.
+      await limiter.take(keys[minute]!, limits(80), W + minute * MINUTE + 1_000);
+      most = Math.max(most, limiter.size);
+    }
+    expect(most).toBe(2);
+    // Three keys in the same minute: three keys' buckets and three accounts'.
+    for (const k of keys.slice(0, 3)) await limiter.take(k, limits(80), W + 9 * MINUTE);
+    expect(limiter.size).toBe(6);
+  });
+
   it("keeps the current window: the units held are still used, nothing is asked again", async () => {
     const { keys, names } = await keysOfOneAccount(1);
     const rec = recording(u.store, names);
