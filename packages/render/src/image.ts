@@ -11,7 +11,7 @@ import { animationFrames, type FrameCache } from "./gif/animate";
 import { type Atlas, buildAtlas, flatten, rasterise, toSvg } from "./gif/atlas";
 import { drawFrame, releaseScratch, scratchCanvas } from "./gif/composite";
 import { encodeGif } from "./gif/encode";
-import { type Layout, placeCells, planLayout } from "./gif/layout";
+import { type Layout, placeCells, planLayout, type RowPlan } from "./gif/layout";
 import { frameElement, type PlacedCell, sceneSpec } from "./gif/scene";
 import { IMAGE_LIMITS, type ImageInput, type ResolvedInput, resolveInput } from "./options";
 import { encodePng } from "./png";
@@ -76,11 +76,15 @@ export const IMAGE_CACHE_DEFAULTS = Object.freeze({
   frameBytes: 8 * 1024 * 1024,
 });
 
-interface Prepared {
+/** What an image needs before its frames: the input, its text, atlas and layout. */
+interface Placement {
   input: ResolvedInput;
   text: LookText;
   atlas: Atlas;
   layout: Layout;
+}
+
+interface Prepared extends Placement {
   contents: FrameContent[];
   placed: PlacedCell[][];
 }
@@ -101,6 +105,8 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
   const atlases: ByteLru<string, Promise<Atlas>> = createByteLru(atlasBudget, maxLooks);
   const frames: FrameCache = createByteLru(frameBudget);
   const texts: Lru<string, { text: LookText; fonts: FontStack }> = createLru(256);
+  // The atlas each finished build gave, so an image of a built look needs no await.
+  const built = new WeakMap<Promise<Atlas>, Atlas>();
   let atlasBuilds = 0;
 
   function textOf(input: ResolvedInput): { text: LookText; fonts: FontStack } {
@@ -148,9 +154,10 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
       atlases.set(key, building, spec.width * spec.height * 2);
       atlasBuilds++;
       building.then(
-        (built) => {
+        (done) => {
+          built.set(building, done);
           // Still the cached entry (not evicted or replaced meanwhile): its real size.
-          if (atlases.peek(key) === building) atlases.resize(key, built.bytes);
+          if (atlases.peek(key) === building) atlases.resize(key, done.bytes);
         },
         // A failed build must not stay cached: the next request tries again.
         () => {
@@ -161,10 +168,80 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     return atlas;
   }
 
-  async function prepare(raw: ImageInput, frameCount?: number): Promise<Prepared> {
+  /**
+   * The look's atlas and layout for `raw`: at once when its atlases are built (no await, so an
+   * image renders in one synchronous run), else a promise.
+   */
+  function prepare(raw: ImageInput): Placement | Promise<Placement> {
     const input = resolveInput(raw);
     const drawn = textOf(input);
     const { text } = drawn;
+    const first = frameContent(text, input.remaining);
+    const { look } = input;
+    const units: TimeUnit[] = splitRemaining(1, {
+      largestUnit: look.largest_unit,
+      units: look.units,
+    }).map((p) => p.unit);
+    // The largest unit is the only unbounded one and never grows while counting down,
+    // so the first frame's digit count holds for the whole animation.
+    const capacity = units.map((_, i) =>
+      i === 0 && !first.ended ? first.parts[0]!.digits.length : 2,
+    );
+    const plan: RowPlan = {
+      units,
+      capacity,
+      labels: units.map((unit) => text.labelsByUnit.get(unit) ?? []),
+      hasSeparator: text.separator !== "",
+    };
+    return fit(input, drawn, plan, look.font_size * input.scale, 0, null);
+  }
+
+  /**
+   * The atlas whose layout fits, from `digitPx` down (a large font in a narrow image scales
+   * down instead of clipping), each step at once while its atlas is built; awaits the first
+   * that is not, and goes on asynchronously from there.
+   */
+  function fit(
+    input: ResolvedInput,
+    drawn: { text: LookText; fonts: FontStack },
+    plan: RowPlan,
+    digitPx: number,
+    shrinks: number,
+    awaited: Atlas | null,
+  ): Placement | Promise<Placement> {
+    let px = digitPx;
+    let atlas = awaited;
+    for (let done = shrinks; ; done++) {
+      if (atlas === null) {
+        const building = atlasFor(input, drawn, px);
+        atlas = built.get(building) ?? null;
+        if (atlas === null) {
+          const at = px;
+          const steps = done;
+          return building.then((ready) => fit(input, drawn, plan, at, steps, ready));
+        }
+      }
+      const layout = planLayout(atlas.spec, atlas.sizes, plan);
+      const placement = { input, text: drawn.text, atlas, layout };
+      if (layout.fits || done >= 4) return placement;
+      const { content } = atlas.spec;
+      const factor = Math.min(content.w / layout.rowW, content.h / layout.rowH);
+      const next = Math.max(4, Math.floor(px * factor * 0.98 * 2) / 2);
+      if (next >= px) return placement;
+      px = next;
+      atlas = null;
+    }
+  }
+
+  /**
+   * The frames' contents and cells, made after every await and used at once: a render's
+   * thousands of small objects then die young. Made before an await, they would be alive
+   * in every image waiting on an atlas at a minor GC, and V8 would then allocate them in
+   * the old generation for the rest of the process (allocation-site pretenuring), which
+   * made `render --batch` spend twice the CPU per image (bench/README.md).
+   */
+  function place(p: Placement, frameCount?: number): Prepared {
+    const { input, text, atlas, layout } = p;
     const count = frameCount ?? (input.running ? input.frames : 1);
     const contents: FrameContent[] = [];
     for (let k = 0; k < count; k++) {
@@ -173,45 +250,22 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
       // The end is final: the animation stops on the ended look instead of looping back.
       if (content.ended) break;
     }
-    const { look } = input;
-    const units: TimeUnit[] = splitRemaining(1, {
-      largestUnit: look.largest_unit,
-      units: look.units,
-    }).map((p) => p.unit);
-    const first = contents[0]!;
-    // The largest unit is the only unbounded one and never grows while counting down,
-    // so the first frame's digit count holds for the whole animation.
-    const capacity = units.map((_, i) =>
-      i === 0 && !first.ended ? first.parts[0]!.digits.length : 2,
-    );
-    const plan = {
-      units,
-      capacity,
-      labels: units.map((unit) => text.labelsByUnit.get(unit) ?? []),
-      hasSeparator: text.separator !== "",
-    };
-    // Shrink to fit: a large font in a narrow image scales down instead of clipping.
-    let digitPx = look.font_size * input.scale;
-    let atlas = await atlasFor(input, drawn, digitPx);
-    let layout = planLayout(atlas.spec, atlas.sizes, plan);
-    for (let attempt = 0; !layout.fits && attempt < 4; attempt++) {
-      const { content } = atlas.spec;
-      const factor = Math.min(content.w / layout.rowW, content.h / layout.rowH);
-      const next = Math.max(4, Math.floor(digitPx * factor * 0.98 * 2) / 2);
-      if (next >= digitPx) break;
-      digitPx = next;
-      atlas = await atlasFor(input, drawn, digitPx);
-      layout = planLayout(atlas.spec, atlas.sizes, plan);
-    }
     const placed = contents.map((content) =>
       placeCells(layout, atlas.sizes, content, text.separator),
     );
-    return { input, text, atlas, layout, contents, placed };
+    return { ...p, contents, placed };
+  }
+
+  /** {@link prepare}, then {@link place}: synchronous when the atlas is built. */
+  function prepared(raw: ImageInput, frameCount?: number): Prepared | Promise<Prepared> {
+    const p = prepare(raw);
+    return p instanceof Promise ? p.then((q) => place(q, frameCount)) : place(p, frameCount);
   }
 
   return {
     async gif(raw) {
-      const p = await prepare(raw);
+      const ready = prepare(raw);
+      const p = place(ready instanceof Promise ? await ready : ready);
       const last = p.contents[p.contents.length - 1]!;
       return encodeGif({
         width: p.atlas.base.w,
@@ -223,14 +277,14 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     },
 
     async png(raw) {
-      const p = await prepare(raw, 1);
+      const p = await prepared(raw, 1);
       const canvas = scratchCanvas(p.atlas.base);
       drawFrame(canvas, p.placed[0]!, p.atlas.cells);
       return encodePng(canvas, p.atlas.palette);
     },
 
     async rgba(raw) {
-      const p = await prepare(raw, frameIndex(raw) + 1);
+      const p = await prepared(raw, frameIndex(raw) + 1);
       const canvas = scratchCanvas(p.atlas.base);
       drawFrame(canvas, p.placed[Math.min(frameIndex(raw), p.placed.length - 1)]!, p.atlas.cells);
       const { rgb, transparentIndex } = p.atlas.palette;
@@ -244,7 +298,7 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     },
 
     async reference(raw) {
-      const p = await prepare(raw, frameIndex(raw) + 1);
+      const p = await prepared(raw, frameIndex(raw) + 1);
       const { spec } = p.atlas;
       const placed = p.placed[Math.min(frameIndex(raw), p.placed.length - 1)]!;
       const svg = await toSvg(frameElement(spec, placed), spec, spec.width);
