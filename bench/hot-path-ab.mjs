@@ -4,7 +4,8 @@
 //      answering the same body, the issue's baseline), and
 //   2. POST /api/v1/timers with a fresh Idempotency-Key each (creates/s).
 // The figure that survives a busy machine is the servers' own CPU time per request (from
-// /proc/<pid>/stat, user + system, all threads, over each load); throughput is printed too.
+// /proc/<pid>/stat, user + system, all threads, over each load, less the process's idle CPU
+// measured just before); throughput is printed too.
 // Medians of the rounds. Build both first (`pnpm build`); the baseline is any other checkout
 // of this repository, e.g. `git worktree add /tmp/base <commit> && (cd /tmp/base && pnpm i)`.
 //
@@ -71,12 +72,24 @@ function cpuMicros(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
 }
+/**
+ * CPU per request over one load, less what the process spends idle (its timers, the webhook
+ * worker's polls, render threads): measured for a second just before, at the same rate for
+ * the load's length. On a busy machine a load may get few requests through, and then the idle
+ * part would be most of the figure.
+ */
 async function measured(pid, opts) {
+  const idleFrom = cpuMicros(pid);
+  const idleStart = performance.now();
+  await new Promise((ok) => setTimeout(ok, 1000));
+  const idleRate = (cpuMicros(pid) - idleFrom) / (performance.now() - idleStart);
   const before = cpuMicros(pid);
+  const started = performance.now();
   const result = await load(opts);
+  const used = cpuMicros(pid) - before - idleRate * (performance.now() - started);
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${opts.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rate: result.requests.average, cpu: (cpuMicros(pid) - before) / result.requests.total };
+  return { rate: result.requests.average, cpu: used / result.requests.total };
 }
 
 const dir = mkdtempSync(join(tmpdir(), "tminus-ab-"));
@@ -180,7 +193,7 @@ for (let r = 0; r < rounds; r++) {
   console.log(`${line.join(", ")}; load ${loadavg()[0].toFixed(1)}`);
 }
 const bareCpu = median(figures.bare);
-console.log(`\n== medians of ${rounds} rounds (server CPU per request, all threads)`);
+console.log(`\n== medians of ${rounds} rounds (server CPU per request, all threads, net of idle)`);
 console.log(`bare node:http, own process: ${bareCpu.toFixed(1)} us`);
 for (const name of ["A", "B"]) {
   const cpu = median(figures[name]);
