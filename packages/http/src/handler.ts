@@ -256,7 +256,8 @@ export function createDispatch(
         line.account_id = outcome.auth.account.id;
         line.environment = outcome.auth.key.environment;
       }
-      logger.info(line, "request");
+      if (logger.requestLine) logger.requestLine(line);
+      else logger.info(line, "request");
     }
   };
 

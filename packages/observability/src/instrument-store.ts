@@ -1,7 +1,7 @@
 import type { Store } from "@tminus/store";
 import { HistogramCell } from "./histogram";
 import { histogramSamples, type Sample } from "./series";
-import type { Tracing } from "./tracing";
+import type { SpanLike, Tracing } from "./tracing";
 
 /** Durations and failures of store calls, by method name (a fixed set: bounded cardinality). */
 export class StoreStats {
@@ -45,7 +45,8 @@ export interface StoreInstrumentation {
 /**
  * The store with each method timed (into `stats`) and, while a tracer provider is
  * registered, traced as a child span of the active request. The wrapper of each method is
- * made once; a call costs two clock reads and a histogram update.
+ * made once; a call costs two clock reads and a histogram update (without `stats`, only the
+ * check for a tracer provider while none is registered).
  */
 export function instrumentStore<S extends Store>(store: S, how: StoreInstrumentation): S {
   if ((store as unknown as Record<symbol, unknown>)[INSTRUMENTED]) return store;
@@ -81,9 +82,21 @@ function wrap(
   const failed = () => {
     if (stats) stats.errors.set(operation, (stats.errors.get(operation) ?? 0) + 1);
   };
+  if (cell === null) {
+    // Traced only (the handler's store without metrics): while no tracer provider is
+    // registered the call goes straight through, no clock read, no closure.
+    return function traced(...args: unknown[]) {
+      const span = tracing!.start(spanName, "internal");
+      if (span === null) return fn.apply(store, args);
+      return call(span, args);
+    };
+  }
   return function instrumented(...args: unknown[]) {
+    return call(tracing?.start(spanName, "internal") ?? null, args);
+  };
+
+  function call(span: SpanLike | null, args: unknown[]): unknown {
     const started = performance.now();
-    const span = tracing?.start(spanName, "internal") ?? null;
     const done = () => {
       cell?.observe((performance.now() - started) / 1000);
       span?.end();
@@ -113,5 +126,5 @@ function wrap(
         throw error;
       },
     );
-  };
+  }
 }

@@ -8,6 +8,12 @@ export interface Logger {
   info(fields: object, message?: string): void;
   warn(fields: object, message?: string): void;
   error(fields: object, message?: string): void;
+  /**
+   * Optional: writes one request's line, as `info(line, "request")` would, by a faster path
+   * (the CLI writes it without pino's generic serializer: it is the one line every request
+   * logs). Absent: the handler calls `info(line, "request")`.
+   */
+  requestLine?(line: RequestLogLine): void;
 }
 
 /** One answered request, as logged. Never the query string, a key, a secret or a signature. */

@@ -26,8 +26,23 @@ export function parseRouteInput(
   };
 }
 
+/**
+ * What a (non-list) query schema makes of an empty query, kept per schema: most requests send
+ * none, and the answer never changes (defaults are constants). One entry per route's schema.
+ */
+const emptyQueries = new WeakMap<z.ZodObject, Record<string, unknown>>();
+
 function parseQuery(schema: z.ZodObject, query: URLSearchParams): Record<string, unknown> {
   if (!isListQuery(schema)) {
+    if (query.size === 0) {
+      // A required parameter throws here every time: only an answer is kept.
+      let empty = emptyQueries.get(schema);
+      if (!empty) {
+        empty = parseValues(schema.shape, {});
+        emptyQueries.set(schema, empty);
+      }
+      return { ...empty };
+    }
     // Only the parameters it names; a later value of a repeated one wins.
     return parseValues(schema.shape, Object.fromEntries(query));
   }
