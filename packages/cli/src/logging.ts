@@ -105,23 +105,17 @@ export async function createCliLogger(format: LogFormat, level: string): Promise
  */
 function orderedLogger(logger: Logger, lines: RequestLines | null): Logger {
   if (lines === null) return logger;
+  const afterFlush =
+    (level: "debug" | "info" | "warn" | "error") =>
+    (fields: object, message?: string): void => {
+      lines.flush();
+      logger[level](fields, message);
+    };
   return {
-    debug: (fields, message) => {
-      lines.flush();
-      logger.debug(fields, message);
-    },
-    info: (fields, message) => {
-      lines.flush();
-      logger.info(fields, message);
-    },
-    warn: (fields, message) => {
-      lines.flush();
-      logger.warn(fields, message);
-    },
-    error: (fields, message) => {
-      lines.flush();
-      logger.error(fields, message);
-    },
+    debug: afterFlush("debug"),
+    info: afterFlush("info"),
+    warn: afterFlush("warn"),
+    error: afterFlush("error"),
     requestLine: (line) => lines.add(line),
   };
 }
