@@ -333,13 +333,14 @@ describe("tminus keys and accounts", () => {
     ]);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain("revoke one first");
-    // ...but a roll issues the replacement and schedules the old key's end.
+    // ...but a roll issues the replacement and schedules the old key's end (8 s: the checks
+    // below start three CLI processes, which take seconds on a busy machine).
     const rolled = await tminus([
       "keys",
       "roll",
       old.prefix,
       "--expires-in",
-      "3s",
+      "8s",
       "--db",
       db,
       "--json",
