@@ -187,7 +187,7 @@ describe("metrics labels under distinct inputs", () => {
     };
     await send(0);
     const before = await routes();
-    for (let i = 1; i <= 40; i++) await send(i);
+    for (let i = 1; i <= 15; i++) await send(i);
     const after = await routes();
     expect([...after].sort()).toEqual([...before].sort());
     // No id, token or query of a request ever appears in the exposition.
@@ -211,5 +211,5 @@ describe("metrics labels under distinct inputs", () => {
         .map((c) => `tminus_cache_entries{cache="${c}"}`)
         .sort(),
     );
-  });
+  }, 120_000);
 });
