@@ -25,6 +25,7 @@ export {
 export { IMAGE_LIMITS, type ImageInput } from "./options";
 export {
   createRenderPool,
+  type PoolRenderOptions,
   type RenderPool,
   type RenderPoolOptions,
   type RenderPoolStats,
