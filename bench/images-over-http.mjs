@@ -49,7 +49,8 @@ const renderDist = here("../packages/render/dist/index.js");
 const dir = mkdtempSync(join(tmpdir(), "tminus-http-images-"));
 const db = join(dir, "bench.db");
 const configFile = join(dir, "config.json");
-const render = values["server-threads"] === undefined ? {} : { threads: Number(values["server-threads"]) };
+const render =
+  values["server-threads"] === undefined ? {} : { threads: Number(values["server-threads"]) };
 writeFileSync(
   configFile,
   JSON.stringify({
@@ -279,8 +280,8 @@ try {
     one.load_after = load();
     const h = one.http;
     const m = one.many.first;
-    one.ratio = (h.full / h.ms) / (IMAGES / m.ms);
-    one.ratio_to_warm = (h.full / h.ms) / (IMAGES / one.many.warm.ms);
+    one.ratio = h.full / h.ms / (IMAGES / m.ms);
+    one.ratio_to_warm = h.full / h.ms / (IMAGES / one.many.warm.ms);
     one.cpu_ratio = m.cpuMs / IMAGES / (h.serverCpuMs / Math.max(1, h.full + h.stills));
     rounds.push(one);
     log(

@@ -197,10 +197,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         threads.splice(at, 1);
         if (threads.length === 0) {
           broken = error;
-          for (const job of queue.splice(0)) {
-            job.release();
-            job.reject(error);
-          }
+          for (const job of queue.splice(0)) job.reject(error);
         }
         for (const other of threads) next(other);
         return;
@@ -266,11 +263,21 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       clearTimeout(thread.recycleTimer);
       thread.recycleTimer = null;
     }
+    // A fresh id each time it is sent: a job taken back from one thread and sent to another must
+    // not be claimable by the first, which may still read the old message.
+    job.id = takeId();
     job.thread = thread;
     job.slot = freeSlots.pop()!;
     Atomics.store(claims, job.slot, job.id);
     thread.jobs.push(job);
     send(thread, { id: job.id, kind: job.kind, input: job.input, slot: job.slot }, job);
+  }
+
+  /** Ids of requests to the threads: positive 32-bit integers (a claim is the id or -id). */
+  function takeId(): number {
+    const id = nextId;
+    nextId = nextId >= 0x7fff_ffff ? 1 : nextId + 1;
+    return id;
   }
 
   /** The job left its thread (answered, taken back, or the thread stopped): its slot is free. */
@@ -279,7 +286,6 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     job.thread = null;
     Atomics.store(claims, job.slot, 0);
     freeSlots.push(job.slot);
-    job.release();
   }
 
   /**
@@ -332,16 +338,22 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     }
     return new Promise<Uint8Array>((resolve, reject) => {
       const job: Job = {
-        id: nextId,
+        id: 0,
         kind,
         input,
         thread: null,
         slot: -1,
-        resolve: resolve as (value: unknown) => void,
-        reject,
+        // Settled however it ends (rendered, failed, taken back, closed): the signal is let go.
+        resolve: (value) => {
+          job.release();
+          resolve(value as Uint8Array);
+        },
+        reject: (error) => {
+          job.release();
+          reject(error);
+        },
         release: () => undefined,
       };
-      nextId = nextId >= 0x7fff_ffff ? 1 : nextId + 1;
       const free = threads.find((t) => t.jobs.length === 0);
       if (free) run(free, job);
       else if (waiting() < maxQueue) {
@@ -350,7 +362,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         else queue.push(job);
       } else {
         counters.refused++;
-        reject(queueFull(maxQueue, retryAfterSeconds));
+        job.reject(queueFull(maxQueue, retryAfterSeconds));
         return;
       }
       if (signal) {
@@ -360,8 +372,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
           const queued = queue.indexOf(job);
           if (queued >= 0) queue.splice(queued, 1);
           else if (!withdraw(job)) return;
-          job.release();
-          reject(cancelledError());
+          job.reject(cancelledError());
           const thread = threads.find((t) => t.jobs.length < PIPELINE);
           if (thread) next(thread);
         };
@@ -396,9 +407,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         threads.map(
           (thread) =>
             new Promise((resolve, reject) => {
-              const id = nextId;
-              nextId = nextId >= 0x7fff_ffff ? 1 : nextId + 1;
-              send(thread, { id, kind: "stats" }, { resolve, reject });
+              send(thread, { id: takeId(), kind: "stats" }, { resolve, reject });
             }),
         ),
       ) as ReturnType<RenderPool["cacheStats"]>;
@@ -407,10 +416,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       if (closed) return;
       closed = true;
       const error = closedError();
-      for (const job of queue.splice(0)) {
-        job.release();
-        job.reject(error);
-      }
+      for (const job of queue.splice(0)) job.reject(error);
       for (const thread of threads) {
         if (thread.recycleTimer) clearTimeout(thread.recycleTimer);
         for (const waiting of thread.pending.values()) waiting.reject(error);

@@ -263,6 +263,7 @@ function createDispatch(options: RenderManyOptions, concurrency: number): Dispat
   let closed = false;
   const line: Task[] = [];
   const handed: Handed[] = [];
+  const takenBack: Task[] = [];
   let drawing = false;
 
   const usePool = (p: RenderPool) => {
@@ -308,8 +309,8 @@ function createDispatch(options: RenderManyOptions, concurrency: number): Dispat
       },
       (error: unknown) => {
         handed.splice(handed.indexOf(entry), 1);
-        // Taken back: the caller's thread draws it next.
-        if (error instanceof RenderError && error.code === "cancelled") line.unshift(task);
+        // Taken back: the caller's thread draws it next (never handed to the pool again).
+        if (error instanceof RenderError && error.code === "cancelled") takenBack.push(task);
         else task.reject(error);
         pump();
       },
@@ -321,7 +322,7 @@ function createDispatch(options: RenderManyOptions, concurrency: number): Dispat
     const share = pool && poolReady ? (local ? pool.stats().threads * 2 : Infinity) : 0;
     while (line.length > 0 && handed.length < share) hand(line.shift()!);
     if (local === null || drawing) return;
-    const task = line.shift();
+    const task = takenBack.shift() ?? line.shift();
     if (task === undefined) {
       // Nothing left for this thread: take back the oldest task no thread has started. If a
       // thread has it, the signal does nothing, and the next answer comes back here.
@@ -352,7 +353,8 @@ function createDispatch(options: RenderManyOptions, concurrency: number): Dispat
     async close() {
       closed = true;
       // Jobs still waiting (the caller stopped early) settle as failures nobody reads.
-      for (const task of line.splice(0)) task.reject(new RenderError("pool_closed", "closed"));
+      for (const task of [...takenBack.splice(0), ...line.splice(0)])
+        task.reject(new RenderError("pool_closed", "closed"));
       await own?.close();
       local?.clear();
     },
