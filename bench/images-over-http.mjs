@@ -217,7 +217,7 @@ try {
   const created = await (
     await fetch(`${server.url}/api/v1/timers`, {
       method: "POST",
-      headers: { ...auth, "content-type": "application/json" },
+      headers: { ...auth, "content-type": "application/json", "idempotency-key": "http-images" },
       body: JSON.stringify({
         name: "Trial ends",
         type: "personalized",
@@ -226,6 +226,7 @@ try {
     })
   ).json();
   let timer = created.data;
+  if (!timer) throw new Error(`create: ${JSON.stringify(created)}`);
   if (timer.status !== "published") {
     const res = await fetch(`${server.url}/api/v1/timers/${timer.id}/publish`, {
       method: "POST",

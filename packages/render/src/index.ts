@@ -40,4 +40,11 @@ export {
   type RenderManyResult,
   renderMany,
 } from "./render-many";
-export { chooseThreads, type ThreadChoice } from "./threads";
+export {
+  busyCores,
+  type CpuSample,
+  chooseThreads,
+  measureThreads,
+  sampleCpu,
+  type ThreadChoice,
+} from "./threads";
