@@ -249,7 +249,7 @@ renderMany, ${q.images} images a round, ${q.rounds} rounds (medians; ratio = cal
 }
 
 async function ratio() {
-  const { chooseThreads, createImageRenderer, createRenderPool, renderMany } = await import(
+  const { createImageRenderer, createRenderPool, measureThreads, renderMany } = await import(
     "../packages/render/dist/index.js"
   );
   const jobs = Array.from({ length: IMAGES }, (_, i) => ({ deadline: deadlineOf(i) }));
@@ -296,9 +296,9 @@ async function ratio() {
       if (what === "caller") one.caller = await run({ threads: 0 });
       else if (what === "warm") one.warm = await sequential();
       else if (what === "default") {
-        chosen.push(
-          chooseThreads({ cores: availableParallelism(), load: loadavg()[0], callerThread: true }),
-        );
+        // What the default decides from: the machine over its first 150 ms (measured here just
+        // before, the same way, since renderMany does not report it).
+        chosen.push(await measureThreads(true));
         one.default = await run({});
       } else if (what === "old") one.old = await run({ threads: oldThreads, callerThread: false });
       else one[what] = await run({ pool: pools.get(Number(what.slice(4))) });

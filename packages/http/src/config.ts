@@ -12,7 +12,8 @@ export type { WebhookConfig };
 /** How email images are rendered (docs/render.md). */
 export interface RenderConfig {
   /**
-   * Worker threads drawing images off the event loop; null: one less than the CPUs (1 to 4);
+   * Worker threads drawing images off the event loop (at nice 10, below it); null: one per
+   * CPU (1 to 4);
    * 0: draw on the event loop (small deployments, tests).
    */
   threads: number | null;

@@ -1,9 +1,14 @@
 /**
  * What went wrong: bad input (`field` names it); a renderer failure that is a bug;
  * a render pool whose bounded queue is full (answer 503 with Retry-After); a
- * render pool that was closed.
+ * render pool that was closed; a pool's job taken back by its caller's signal.
  */
-export type RenderErrorCode = "validation_error" | "render_failed" | "queue_full" | "pool_closed";
+export type RenderErrorCode =
+  | "validation_error"
+  | "render_failed"
+  | "queue_full"
+  | "pool_closed"
+  | "cancelled";
 
 /**
  * The one error the render functions throw on purpose. `field` names the option

@@ -25,6 +25,7 @@ export {
 export { IMAGE_LIMITS, type ImageInput } from "./options";
 export {
   createRenderPool,
+  type PoolRenderOptions,
   type RenderPool,
   type RenderPoolOptions,
   type RenderPoolStats,
@@ -39,4 +40,11 @@ export {
   type RenderManyResult,
   renderMany,
 } from "./render-many";
-export { chooseThreads, type ThreadChoice } from "./threads";
+export {
+  busyCores,
+  type CpuSample,
+  chooseThreads,
+  measureThreads,
+  sampleCpu,
+  type ThreadChoice,
+} from "./threads";

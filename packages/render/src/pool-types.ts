@@ -1,6 +1,7 @@
 // The public shape of a render pool: its options, its counters and its methods. Kept apart
 // from pool.ts so the pool's machinery reads on its own.
-import type { ImageCacheStats, ImageRenderer, ImageRendererOptions } from "./image";
+import type { ImageCacheStats, ImageRendererOptions } from "./image";
+import type { ImageInput } from "./options";
 
 /** Options of {@link createRenderPool}. */
 export interface RenderPoolOptions {
@@ -53,7 +54,7 @@ export interface RenderPoolStats {
   threads: number;
   /** Threads rendering now. */
   busy: number;
-  /** Jobs waiting for a thread. */
+  /** Jobs waiting: for a thread, or in a thread's hands behind the one it renders. */
   queued: number;
   maxQueue: number;
   /** Images rendered since the pool started. */
@@ -66,12 +67,22 @@ export interface RenderPoolStats {
   recycled: number;
 }
 
+/** Per call options of a pool's render methods. */
+export interface PoolRenderOptions {
+  /**
+   * Aborting it takes the job back while no thread has started it (it waits in the queue or in
+   * a thread's port): the call rejects with RenderError "cancelled". A job a thread started
+   * finishes as usual. For a caller that can draw the image itself, or no longer needs it.
+   */
+  signal?: AbortSignal;
+}
+
 /** A bounded pool of render threads. */
 export interface RenderPool {
   /** The animated GIF, rendered on a pool thread (same input and bytes as `renderGif`). */
-  renderGif: ImageRenderer["gif"];
+  renderGif(input: ImageInput, options?: PoolRenderOptions): Promise<Uint8Array>;
   /** The still PNG, rendered on a pool thread (same input and bytes as `renderPng`). */
-  renderPng: ImageRenderer["png"];
+  renderPng(input: ImageInput, options?: PoolRenderOptions): Promise<Uint8Array>;
   /** Resolves when every thread has started (and warmed, unless `warm: false`). */
   readonly ready: Promise<void>;
   stats(): RenderPoolStats;

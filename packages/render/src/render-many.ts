@@ -21,7 +21,7 @@ import type { Variant } from "./colors";
 import { invalid, RenderError } from "./errors";
 import { createImageRenderer } from "./image";
 import { createRenderPool, type RenderPool } from "./pool";
-import { chooseThreads } from "./threads";
+import { chooseThreads, measureThreads } from "./threads";
 
 /** An instant: epoch milliseconds, a `Date`, or ISO 8601 with `Z` or an offset. */
 export type Instant = number | string | Date;
@@ -90,16 +90,18 @@ export interface RenderManyOptions extends RenderJob {
    */
   pool?: RenderPool;
   /**
-   * Threads of the pool made for this call. Default: from the idle cores,
-   * `chooseThreads({ cores: availableParallelism(), load: loadavg()[0], callerThread })`: the
-   * CPUs less the one-minute load average, less one for the caller's thread when it renders,
-   * at most 4; 0 on a busy machine, where the caller's thread renders alone. 0: no pool,
-   * every image on the caller's thread.
+   * Threads of the pool made for this call. Default: from the idle cores. The caller's thread
+   * starts rendering at once while the machine is watched for 150 ms (`measureThreads`: the
+   * cores busy on the machine, less what this process itself used, from `os.cpus()` and
+   * `process.cpuUsage()`); then `chooseThreads` starts one thread per idle core beyond the
+   * caller's, at most 4: none on a busy machine, where the caller's thread renders alone.
+   * 0: no pool, every image on the caller's thread.
    */
   threads?: number;
   /**
-   * Render on the caller's thread too, beside the pool: while its threads start, and whenever
-   * they already have two jobs each (the pool falls behind). The least CPU and the shortest
+   * Render on the caller's thread too, beside the pool: while its threads start, whenever
+   * they already have two jobs each (the pool falls behind), and, with nothing else to draw,
+   * the jobs the pool has not started yet (taken back from a starved thread). The least CPU and the shortest
    * time for a build step or a CLI, where the thread has nothing else to do, and never slower
    * than the caller's thread alone; not for a server, whose event loop would stall for each
    * image (about half a millisecond, a few hundred for the first of a process): pass false
@@ -227,51 +229,132 @@ interface Dispatch {
   close(): Promise<void>;
 }
 
+/** One image waiting to be drawn, here or on the pool. */
+interface Task {
+  format: ImageFormat;
+  input: ImageInput;
+  resolve(bytes: Uint8Array): void;
+  reject(error: unknown): void;
+}
+
+/** A task handed to the pool; `controller` takes it back while no thread has started it. */
+interface Handed {
+  task: Task;
+  controller: AbortController | null;
+}
+
+// The caller's thread and the pool draw from one line of tasks. The pool gets up to two tasks
+// per thread (what keeps its threads busy: one rendering, the next in its port), the caller's
+// thread takes the rest, one at a time. When the caller's thread has nothing left to draw, it
+// takes back the oldest task the pool has not started: a pool that falls behind (its threads
+// starved on a busy machine, at nice 10) never holds up the batch, so the default is never
+// slower than the caller's thread alone.
 function createDispatch(options: RenderManyOptions, concurrency: number): Dispatch {
   const callerThread = options.callerThread ?? options.pool === undefined;
-  const threads =
-    options.threads ??
-    chooseThreads({ cores: availableParallelism(), load: loadavg()[0] ?? 0, callerThread });
-  if (!Number.isInteger(threads) || threads < 0 || threads > 64)
+  const threads = options.threads;
+  if (threads !== undefined && (!Number.isInteger(threads) || threads < 0 || threads > 64))
     throw invalid("threads", "must be an integer from 0 to 64");
   const local = callerThread || (threads === 0 && !options.pool) ? createImageRenderer() : null;
-  const own =
-    options.pool || threads === 0
-      ? null
-      : createRenderPool({
-          threads,
-          maxQueue: concurrency,
-          // Beside the caller's thread, the pool takes work once its threads are warm (the
-          // caller renders meanwhile). Alone, it starts at once: its first jobs warm it.
-          warm: local !== null,
-        });
-  const pool = options.pool ?? own;
-  // Enough jobs on the pool to keep its threads busy while the caller's thread draws one.
-  const share = (pool?.stats().threads ?? 0) * 2;
+  let pool: RenderPool | null = options.pool ?? null;
+  let own: RenderPool | null = null;
+  // Beside the caller's thread, a pool takes work once its threads are warm (the caller renders
+  // meanwhile). Alone, it takes it at once: its first jobs warm it.
   let poolReady = local === null;
-  // A pool that never starts leaves all the work to the caller's thread.
-  if (pool && local)
-    pool.ready.then(
-      () => (poolReady = true),
+  let closed = false;
+  const line: Task[] = [];
+  const handed: Handed[] = [];
+  const takenBack: Task[] = [];
+  let drawing = false;
+
+  const usePool = (p: RenderPool) => {
+    pool = p;
+    if (poolReady) return;
+    // A pool that never starts leaves all the work to the caller's thread.
+    p.ready.then(
+      () => {
+        poolReady = true;
+        pump();
+      },
       () => undefined,
     );
-  let onPool = 0;
+  };
+  const startOwn = (n: number) => {
+    own = createRenderPool({ threads: n, maxQueue: concurrency, warm: local !== null });
+    usePool(own);
+  };
+  if (options.pool) usePool(options.pool);
+  else if (threads !== undefined && threads > 0) startOwn(threads);
+  else if (threads === undefined) {
+    // Without the caller's thread something must render from the start: no time to watch.
+    if (local === null)
+      startOwn(
+        chooseThreads({ cores: availableParallelism(), busy: loadavg()[0] ?? 0, callerThread }),
+      );
+    // The caller's thread starts at once; the threads follow if the machine has idle cores,
+    // judged over the first 150 ms (this process's own rendering meanwhile not counted).
+    else
+      void measureThreads(true).then((n) => {
+        if (!closed && n > 0) startOwn(n);
+      });
+  }
+
+  function hand(task: Task): void {
+    const entry: Handed = { task, controller: local ? new AbortController() : null };
+    handed.push(entry);
+    submit(pool!, task.format, task.input, entry.controller?.signal).then(
+      (bytes) => {
+        handed.splice(handed.indexOf(entry), 1);
+        task.resolve(bytes);
+        pump();
+      },
+      (error: unknown) => {
+        handed.splice(handed.indexOf(entry), 1);
+        // Taken back: the caller's thread draws it next (never handed to the pool again).
+        if (error instanceof RenderError && error.code === "cancelled") takenBack.push(task);
+        else task.reject(error);
+        pump();
+      },
+    );
+  }
+
+  function pump(): void {
+    if (closed) return;
+    const share = pool && poolReady ? (local ? pool.stats().threads * 2 : Infinity) : 0;
+    while (line.length > 0 && handed.length < share) hand(line.shift()!);
+    if (local === null || drawing) return;
+    const task = takenBack.shift() ?? line.shift();
+    if (task === undefined) {
+      // Nothing left for this thread: take back the oldest task no thread has started. If a
+      // thread has it, the signal does nothing, and the next answer comes back here.
+      const waiting = handed.find((h) => h.controller && !h.controller.signal.aborted);
+      waiting?.controller?.abort();
+      return;
+    }
+    drawing = true;
+    // A turn of the event loop between local renders: the pool's messages (its threads
+    // started, a job done) must not wait for the whole batch.
+    setImmediate(() => {
+      (task.format === "png" ? local.png(task.input) : local.gif(task.input))
+        .then(task.resolve, task.reject)
+        .finally(() => {
+          drawing = false;
+          pump();
+        });
+    });
+  }
+
   return {
-    async render(format, input) {
-      if (pool && (local === null || (poolReady && onPool < share))) {
-        onPool++;
-        try {
-          return await submit(pool, format, input);
-        } finally {
-          onPool--;
-        }
-      }
-      // Local renders resolve in microtasks: without a turn of the event loop between them,
-      // the pool's messages (its threads started, a job done) would wait for the whole batch.
-      await new Promise((resolve) => setImmediate(resolve));
-      return format === "png" ? local!.png(input) : local!.gif(input);
+    render(format, input) {
+      return new Promise<Uint8Array>((resolve, reject) => {
+        line.push({ format, input, resolve, reject });
+        pump();
+      });
     },
     async close() {
+      closed = true;
+      // Jobs still waiting (the caller stopped early) settle as failures nobody reads.
+      for (const task of [...takenBack.splice(0), ...line.splice(0)])
+        task.reject(new RenderError("pool_closed", "closed"));
       await own?.close();
       local?.clear();
     },
@@ -279,10 +362,18 @@ function createDispatch(options: RenderManyOptions, concurrency: number): Dispat
 }
 
 /** A pool shared with others may be full for a moment: wait, then try again. */
-async function submit(pool: RenderPool, format: ImageFormat, input: ImageInput) {
+async function submit(
+  pool: RenderPool,
+  format: ImageFormat,
+  input: ImageInput,
+  signal: AbortSignal | undefined,
+) {
   for (let wait = 5; ; wait = Math.min(wait * 2, 250)) {
     try {
-      return await (format === "png" ? pool.renderPng(input) : pool.renderGif(input));
+      const options = { signal };
+      return await (format === "png"
+        ? pool.renderPng(input, options)
+        : pool.renderGif(input, options));
     } catch (err) {
       if (!(err instanceof RenderError) || err.code !== "queue_full") throw err;
       await new Promise((resolve) => setTimeout(resolve, wait));

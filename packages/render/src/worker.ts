@@ -14,11 +14,16 @@ export interface RenderThreadOptions {
   warm: boolean;
   /** Added to this thread's nice value (see RenderPoolOptions.niceness). */
   niceness: number;
+  /**
+   * One slot per job the pool may have sent: a job's slot holds its id until a thread starts
+   * it (then -id) or the pool takes it back (then 0). Optional for a caller's own script.
+   */
+  claims?: Int32Array;
 }
 
 /** A request from the pool. */
 export type RenderThreadRequest =
-  | { id: number; kind: "gif" | "png"; input: ImageInput }
+  | { id: number; kind: "gif" | "png"; input: ImageInput; slot: number }
   | { id: number; kind: "stats" };
 
 /** An answer to the pool. */
@@ -92,8 +97,29 @@ async function run(request: RenderThreadRequest): Promise<void> {
   }
 }
 
+// One job at a time, in the order sent; the next already waits here while one renders, so the
+// thread never idles for the pool's round trip.
+const inbox: RenderThreadRequest[] = [];
+let draining = false;
+
+/** Starts the job unless the pool took it back (another thread, or the caller, renders it). */
+function claim(request: RenderThreadRequest): boolean {
+  if (request.kind === "stats" || !options.claims) return true;
+  return (
+    Atomics.compareExchange(options.claims, request.slot, request.id, -request.id) === request.id
+  );
+}
+
+async function drain(): Promise<void> {
+  draining = true;
+  for (let request = inbox.shift(); request; request = inbox.shift())
+    if (claim(request)) await run(request);
+  draining = false;
+}
+
 port.on("message", (request: RenderThreadRequest) => {
-  void run(request);
+  inbox.push(request);
+  if (!draining) void drain();
 });
 reply({ type: "started" });
 

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 // from the ESM build and from the CommonJS one (.ci/run builds before testing).
 import * as esm from "../dist/index.js";
 import { decodeGif, dhms, samePixels } from "./helpers";
+import { STARVED_THREAD } from "./starved-thread";
 
 const cjs = createRequire(import.meta.url)("../dist/index.cjs") as typeof esm;
 const remaining = dhms(2, 3, 4, 5);
@@ -95,6 +96,77 @@ describe("a thread that built many atlases", () => {
       expect(
         decodeGif(await pool.renderGif({ remainingSeconds: 9, frames: 2 })).frames,
       ).toHaveLength(2);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("jobs in a thread's hands", () => {
+  it("are sent two at a time, and counted as waiting behind the one that renders", async () => {
+    const pool = esm.createRenderPool({ threads: 1, maxQueue: 1, workerScript: STARVED_THREAD });
+    try {
+      await pool.ready;
+      const first = pool.renderGif({ remainingSeconds: 61 });
+      const second = pool.renderGif({ remainingSeconds: 62 });
+      // One held, one behind it in the thread's port: the queue (1) is full.
+      expect(pool.stats()).toMatchObject({ busy: 1, queued: 1 });
+      await expect(pool.renderGif({ remainingSeconds: 63 })).rejects.toMatchObject({
+        code: "queue_full",
+      });
+      void first.catch(() => undefined);
+      void second.catch(() => undefined);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("are taken back by their signal while no thread has started them", async () => {
+    const starved = esm.createRenderPool({ threads: 1, maxQueue: 4, workerScript: STARVED_THREAD });
+    const pool = esm.createRenderPool({ threads: 1, maxQueue: 4, warm: false });
+    try {
+      await starved.ready;
+      // In a thread's port (sent, never started) and in the queue: both come back.
+      const controllers = [0, 1, 2].map(() => new AbortController());
+      const jobs = controllers.map((c, i) =>
+        starved.renderGif({ remainingSeconds: 60 + i }, { signal: c.signal }),
+      );
+      expect(starved.stats().queued).toBe(2);
+      for (const c of controllers) c.abort();
+      for (const job of jobs) await expect(job).rejects.toMatchObject({ code: "cancelled" });
+      expect(starved.stats()).toMatchObject({ busy: 0, queued: 0 });
+      // Already aborted: refused at once. A job a thread has finished ignores a late abort.
+      const aborted = new AbortController();
+      aborted.abort();
+      await expect(
+        pool.renderGif({ remainingSeconds: 5 }, { signal: aborted.signal }),
+      ).rejects.toMatchObject({ code: "cancelled" });
+      const late = new AbortController();
+      const gif = await pool.renderGif({ remainingSeconds: 5, frames: 2 }, { signal: late.signal });
+      late.abort();
+      expect(decodeGif(gif).frames).toHaveLength(2);
+    } finally {
+      await Promise.all([starved.close(), pool.close()]);
+    }
+  });
+
+  it("renders every job once with many threads, even when some are taken back", async () => {
+    const pool = esm.createRenderPool({ threads: 2, maxQueue: 64, warm: false });
+    try {
+      const controllers = Array.from({ length: 40 }, () => new AbortController());
+      const jobs = controllers.map((c, i) =>
+        pool.renderGif({ remainingSeconds: 100 + i, frames: 2 }, { signal: c.signal }),
+      );
+      for (let i = 0; i < 40; i += 3) controllers[i]!.abort();
+      const settled = await Promise.allSettled(jobs);
+      const rendered = settled.filter((s) => s.status === "fulfilled");
+      const cancelled = settled.filter(
+        (s) => s.status === "rejected" && (s.reason as { code: string }).code === "cancelled",
+      );
+      expect(rendered.length + cancelled.length).toBe(40);
+      expect(cancelled.length).toBeGreaterThan(0);
+      expect(pool.stats()).toMatchObject({ rendered: rendered.length, busy: 0, queued: 0 });
+      for (const s of rendered) expect(decodeGif(s.value).frames).toHaveLength(2);
     } finally {
       await pool.close();
     }

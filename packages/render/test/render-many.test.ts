@@ -7,6 +7,7 @@ import {
   renderMany,
 } from "../src/index";
 import { decodeGif, decodePng } from "./helpers";
+import { STARVED_THREAD } from "./starved-thread";
 
 const now = Date.parse("2026-11-25T10:00:00Z");
 const local = createImageRenderer();
@@ -247,6 +248,33 @@ describe("renderMany", () => {
     await expect(collect(renderMany([], { threads: -1 }))).rejects.toMatchObject({
       field: "threads",
     });
+  });
+
+  it("completes through the caller's thread when the pool's threads are starved", async () => {
+    // The threads started and then never got a core (a busy machine, nice 10): every job the
+    // pool was handed and did not start is taken back and drawn here; the same bytes.
+    const pool = createRenderPool({ threads: 2, maxQueue: 64, workerScript: STARVED_THREAD });
+    try {
+      await pool.ready;
+      const jobs = Array.from({ length: 20 }, (_, i) => ({ deadline: now + (i + 1) * 3_661_000 }));
+      for (const ordered of [true, false]) {
+        const results = (
+          await collect(renderMany(jobs, { now, pool, callerThread: true, ordered }))
+        )
+          .map(done)
+          .sort((a, b) => a.index - b.index);
+        expect(results.map((r) => r.index)).toEqual(jobs.map((_, i) => i));
+        for (const [i, r] of results.entries())
+          expect(
+            Buffer.from(r.bytes).equals(
+              Buffer.from(await local.gif({ remainingSeconds: (i + 1) * 3661 })),
+            ),
+          ).toBe(true);
+      }
+      expect(pool.stats()).toMatchObject({ rendered: 0, busy: 0, queued: 0 });
+    } finally {
+      await pool.close();
+    }
   });
 
   it("ends with the input's own error, and refuses options that cannot work", async () => {

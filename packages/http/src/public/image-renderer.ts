@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { ImageInput, RenderPool, RenderPoolStats } from "@tminus/render";
 import type { RenderConfig } from "../config";
 import { loadRender } from "./render-module";
@@ -31,7 +32,7 @@ export function createImageRenderer(config: RenderConfig): ImageRenderer {
   const poolOf = () => {
     pool ??= loadRender().then((r) => {
       started = r.createRenderPool({
-        ...(config.threads === null ? {} : { threads: config.threads }),
+        threads: config.threads ?? serverThreads(availableParallelism()),
         maxQueue: config.max_queue,
         cache: {
           atlasBytes: config.atlas_cache_mb * 1024 * 1024,
@@ -72,4 +73,13 @@ export function createImageRenderer(config: RenderConfig): ImageRenderer {
 /** Whether rendering was refused because the pool's queue is full. */
 export function isQueueFull(error: unknown): error is Error & { retryAfterSeconds?: number } {
   return (error as { code?: string } | null)?.code === "queue_full";
+}
+
+/**
+ * The server's render threads by default: one per core, at most 4. They run at nice 10, below
+ * the event loop, so they take only what the API leaves; one less than the cores (the old
+ * default) left a core idle while a burst of new images queued (on 2 cores: half the machine).
+ */
+export function serverThreads(cores: number): number {
+  return Math.max(1, Math.min(4, Math.floor(cores)));
 }
