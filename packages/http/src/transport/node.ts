@@ -42,11 +42,18 @@ export function createNodeListener(handler: TminusHandler): NodeListener {
           res.end(out.body);
           return;
         }
-        // The body was not read (refused before it mattered, or larger than the limit): Node
-        // would keep the connection to drain it, however large it claims to be. Answer and
-        // close instead, so a client that declares 10 GB and sends 10 bytes holds nothing.
-        res.writeHead(out.status, { ...out.headers, connection: "close" });
-        res.end(out.body, () => req.socket?.destroy?.());
+        // The body was not read (refused before it mattered, or larger than the limit). A
+        // small one is read and dropped first: closing while the client still writes resets
+        // the connection, and the client loses the answer with it. A large one (a client that
+        // declares 10 GB and sends 10 bytes) is answered at once and the socket destroyed, so
+        // it holds nothing.
+        // Either way the connection closes after the answer: what follows an unread body is
+        // not trusted to be the next request.
+        discardBody(req, (drained) => {
+          res.writeHead(out.status, { ...out.headers, connection: "close" });
+          if (drained) res.end(out.body);
+          else res.end(out.body, () => req.socket?.destroy?.());
+        });
       },
       (err) => {
         // dispatch never rejects; this is a last resort that still leaks nothing.
@@ -73,4 +80,43 @@ function withLength(out: ApiResponse): void {
   out.headers["content-length"] = String(
     typeof out.body === "string" ? Buffer.byteLength(out.body) : out.body.byteLength,
   );
+}
+
+/** What an unread request body may still be read and dropped: bytes, and time to send them. */
+const DISCARD_BYTES = 8 * 1024 * 1024;
+const DISCARD_MS = 2_000;
+
+/**
+ * Reads and drops the rest of an unread body when it is at most DISCARD_BYTES and arrives
+ * within DISCARD_MS; `done(true)` once it has, `done(false)` at once for a larger declared body
+ * and as soon as either bound is passed (the caller then closes the connection).
+ */
+function discardBody(req: IncomingMessage, done: (drained: boolean) => void): void {
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  if ((Number.isFinite(declared) && declared > DISCARD_BYTES) || typeof req.on !== "function") {
+    done(false);
+    return;
+  }
+  let bytes = 0;
+  let settled = false;
+  const finish = (drained: boolean): void => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    req.off("data", count);
+    req.off("end", ended);
+    req.off("error", failed);
+    done(drained);
+  };
+  const count = (chunk: Buffer): void => {
+    bytes += chunk.length;
+    if (bytes > DISCARD_BYTES) finish(false);
+  };
+  const ended = (): void => finish(true);
+  const failed = (): void => finish(false);
+  const timer = setTimeout(() => finish(false), DISCARD_MS);
+  req.on("data", count);
+  req.once("end", ended);
+  req.once("error", failed);
+  req.resume();
 }
