@@ -4,8 +4,10 @@
 // process, order alternating, median of the rounds:
 //   none      the line object built, nothing written (the floor);
 //   pino      `logger.info(line, "request")` (before issue 27);
-//   ours      the CLI's hand-written line (packages/cli/src/request-lines.ts), handed to the
-//             same destination 4 KiB at a time;
+//   ours, sonic-boom  the CLI's hand-written line (packages/cli/src/request-lines.ts), handed
+//             to pino's destination 4 KiB at a time (the first round of issue 27);
+//   ours      the same lines into the CLI's own destination (packages/cli/src/log-destination.ts:
+//             pieces of 4 KiB to process.stdout, now);
 //   ours, unwritten  the same lines formatted and dropped (what formatting alone costs).
 // Stdout goes to a pipe read by another process, as under a log shipper. Build first
 // (`pnpm build`: pino comes from the CLI's dependencies).
@@ -34,13 +36,23 @@ const N = Number(values.lines);
 if (values.child) {
   // One way, in a process of its own; writes µs of CPU per line to `--out`.
   const { pino } = createRequire(here("../packages/cli/package.json"))("pino");
-  const { requestLines } = await import(values.module);
+  const { requestLines, logDestination } = await import(values.module);
   const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   await new Promise((ok) => stream.once("ready", ok));
   const logger = pino({ level: "info", base: { pid: process.pid } }, stream);
   const format = { head: '{"level":30,"time":', bindings: `,"pid":${process.pid}` };
-  const written = requestLines((text) => stream.write(text), format, 4096);
-  const dropped = requestLines(() => {}, format, 4096);
+  // The first round's way: lines gathered into 4 KiB, then handed to pino's destination.
+  let gathered = "";
+  const toSonic = requestLines((text) => {
+    gathered += text;
+    if (gathered.length >= 4096) {
+      stream.write(gathered);
+      gathered = "";
+    }
+  }, format);
+  const destination = values.child === "ours" ? logDestination() : null;
+  const written = destination ? requestLines(destination.write, format) : null;
+  const dropped = requestLines(() => {}, format);
   const line = (i) => ({
     request_id: `01a21a7f-68a6-761e-bb25-${String(i).padStart(12, "0")}`,
     method: "GET",
@@ -53,8 +65,9 @@ if (values.child) {
   const ways = {
     none: (i) => line(i),
     pino: (i) => logger.info(line(i), "request"),
-    ours: (i) => written.add(line(i)),
-    "ours, unwritten": (i) => dropped.add(line(i)),
+    "ours, sonic-boom": (i) => toSonic(line(i)),
+    ours: (i) => written(line(i)),
+    "ours, unwritten": (i) => dropped(line(i)),
   };
   const one = ways[values.child];
   const turn = () => new Promise((ok) => setImmediate(ok));
@@ -67,8 +80,9 @@ if (values.child) {
     one(i);
     if (i % 20 === 0) await turn();
   }
-  written.flush();
+  stream.write(gathered);
   await new Promise((ok) => stream.flush(ok));
+  await destination?.flush();
   const used = process.cpuUsage(start);
   writeFileSync(values.out, String((used.user + used.system) / N));
   process.exit(0);
@@ -78,14 +92,20 @@ if (values.child) {
 const { build } = createRequire(here("../package.json"))("esbuild");
 const dir = mkdtempSync(join(tmpdir(), "tminus-lines-"));
 const module = join(dir, "request-lines.mjs");
+const entry = join(dir, "entry.ts");
+writeFileSync(
+  entry,
+  `export { requestLines } from ${JSON.stringify(here("../packages/cli/src/request-lines.ts"))};
+export { logDestination } from ${JSON.stringify(here("../packages/cli/src/log-destination.ts"))};`,
+);
 await build({
-  entryPoints: [here("../packages/cli/src/request-lines.ts")],
+  entryPoints: [entry],
   outfile: module,
   format: "esm",
   bundle: true,
   logLevel: "error",
 });
-const ways = ["none", "pino", "ours", "ours, unwritten"];
+const ways = ["none", "pino", "ours, sonic-boom", "ours", "ours, unwritten"];
 const figures = Object.fromEntries(ways.map((w) => [w, []]));
 console.log(
   `load ${loadavg()

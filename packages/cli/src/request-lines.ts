@@ -32,36 +32,13 @@ export function formatRequestLine(
   return `${out},"msg":"request"}\n`;
 }
 
-/** Where request lines are collected: the same destination pino writes to. */
-export interface RequestLines {
-  /** Formats the line and keeps it; written once `flushBytes` wait. */
-  add(line: RequestLogLine): void;
-  /** Hands what is kept to the destination (before any other line, so the order holds). */
-  flush(): void;
-}
-
 /**
- * Request lines gathered into one string and handed to `write` in pieces of at least
- * `flushBytes`: a write per request cost more than the line (pino's destination measures
- * every write it is given against what it holds). `flush` empties it earlier.
+ * Request lines, each formatted at once and handed to `write` (the log destination, which
+ * gathers them into pieces: a write per request cost more than the line).
  */
 export function requestLines(
   write: (text: string) => void,
   format: { head: string; bindings: string },
-  flushBytes: number,
-): RequestLines {
-  let pending = "";
-  const flush = () => {
-    if (pending === "") return;
-    const text = pending;
-    pending = "";
-    write(text);
-  };
-  return {
-    add(line) {
-      pending += formatRequestLine(line, Date.now(), format.head, format.bindings);
-      if (pending.length >= flushBytes) flush();
-    },
-    flush,
-  };
+): (line: RequestLogLine) => void {
+  return (line) => write(formatRequestLine(line, Date.now(), format.head, format.bindings));
 }

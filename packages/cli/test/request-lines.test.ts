@@ -101,29 +101,20 @@ describe("request lines", () => {
     );
   });
 
-  it("are handed on in pieces of the given size, and all of them on flush", () => {
+  it("are handed on one by one, each as pino would write it at the time of the call", () => {
     const written: string[] = [];
-    const lines = requestLines(
-      (text) => written.push(text),
-      {
-        head: '{"level":30,"time":',
-        bindings: `,"pid":${PID}`,
-      },
-      1000,
-    );
-    const one = ours(LINE).length;
-    const perPiece = Math.ceil(1000 / one);
-    for (let i = 0; i < perPiece - 1; i++) lines.add(LINE);
-    expect(written).toEqual([]);
-    lines.add(LINE);
-    expect(written).toHaveLength(1);
-    expect(written[0]!.split("\n")).toHaveLength(perPiece + 1);
-    lines.add(LINE);
-    lines.flush();
-    lines.flush();
+    const add = requestLines((text) => written.push(text), {
+      head: '{"level":30,"time":',
+      bindings: `,"pid":${PID}`,
+    });
+    const before = Date.now();
+    add(LINE);
+    add({ ...LINE, status: 404 });
     expect(written).toHaveLength(2);
-    for (const text of written.join("").trimEnd().split("\n")) {
-      expect(JSON.parse(text)).toMatchObject({ ...LINE, level: 30, pid: PID, msg: "request" });
-    }
+    const [first, second] = written.map((text) => JSON.parse(text));
+    expect(first).toMatchObject({ ...LINE, level: 30, pid: PID, msg: "request" });
+    expect(second.status).toBe(404);
+    expect(first.time).toBeGreaterThanOrEqual(before);
+    expect(first.time).toBeLessThanOrEqual(Date.now());
   });
 });
