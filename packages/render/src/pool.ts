@@ -175,8 +175,10 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         settle(thread.jobs[at]!);
         thread.jobs.splice(at, 1);
         next(thread);
-        if (thread.jobs.length === 0) scheduleRecycle(thread);
       }
+      // After any answer, stats included: a recycle timer that fired while a stats request was
+      // out gave up, and this re-arms it.
+      if (thread.jobs.length === 0) scheduleRecycle(thread);
     });
     const stopped = (reason: string) => {
       const error = new RenderError("render_failed", `a render thread stopped: ${reason}`);
