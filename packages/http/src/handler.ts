@@ -126,7 +126,12 @@ export function createDispatch(
   const usage = createUsageMeter(store, onError);
   const trustProxy = options.trustProxy ?? false;
   const publicRoutes = createPublicRoutes({ store, config, cache, trustProxy, onError });
-  const requestLog: RequestLog = createRequestLog(store, onError);
+  const requestLog: RequestLog = createRequestLog(store, onError, {
+    onDropped: (entries) =>
+      logger
+        ? logger.warn({ event: "request_log_dropped", entries }, "request log entries dropped")
+        : console.error(`[tminus] ${entries} request log entries dropped: the store fell behind`),
+  });
   const housekeeping =
     options.housekeeping === false
       ? null

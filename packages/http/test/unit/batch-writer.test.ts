@@ -74,4 +74,22 @@ describe("batch writer", () => {
     await batches.flush();
     expect(s.writes()).toBe(0);
   });
+
+  it("keeps at most two batches in flight; what comes meanwhile leaves as one batch when one returns", async () => {
+    const s = slowWrites();
+    const batches = s.writer(5);
+    for (const item of ["a", "b", "c", "d", "e"]) {
+      s.add(item);
+      batches.added(true);
+    }
+    await tick(30);
+    // "a" and "b" on their way; "c", "d", "e" wait, neither written nor timed.
+    expect(s.writes()).toBe(2);
+    s.release();
+    await tick(5);
+    expect(s.writes()).toBe(1);
+    s.release();
+    await batches.flush();
+    expect(s.stored).toEqual([["a"], ["b"], ["c", "d", "e"]]);
+  });
 });
