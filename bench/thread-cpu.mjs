@@ -5,6 +5,8 @@
 // The same IMAGES distinct GIFs as render-batch.mjs's ratio part (600x160, 60 frames, every
 // deadline its own), rendered ROUNDS times after one untimed warm pass, by:
 //   main    a warm createImageRenderer() on this thread, one image after another
+//   detached  the same, after detaching one ArrayBuffer (as transferring a result does), which
+//           invalidates a V8 protector for typed arrays in this thread: it changed nothing
 //   worker  the same loop inside a plain worker thread (no message per image: the thread's
 //           own rendering, nothing of the pool's)
 //   many    renderMany(jobs, { pool }) on that pool, as render-batch.mjs times it
@@ -12,10 +14,14 @@
 //           does with a pool), NICE its niceness (default 10, as the pool's)
 // The figure is the rendering thread's own CPU time (utime + stime of /proc/thread-self/stat,
 // or of the pool's busiest thread from /proc/self/task/*/stat), which a shared machine
-// changes far less than wall time. Run under `node --cpu-prof --cpu-prof-dir DIR` for one
-// profile per thread (workers included).
+// changes far less than wall time, and its context switches: "waits" (it slept) and
+// "preempted" (the kernel took its core; in `pool`, twice per message of the thread before
+// replies were batched: bench/README.md, "The render thread's extra CPU"). Under
+// `chrt -f 1` no other process preempts it: a quiet machine for a process of two busy threads.
+// Run under `node --cpu-prof --cpu-prof-dir DIR` for one profile per thread (the plain worker
+// included; a pool's thread only if `threadExecArgv` in pool-threads.ts lets the flag through).
 //
-//   npx -y pnpm@10 build && node bench/thread-cpu.mjs [--modes main,worker,pool]
+//   npx -y pnpm@10 build && node bench/thread-cpu.mjs [--modes main,detached,worker,pool,many]
 //        [--images 3000] [--rounds 5] [--nice 10] [--concurrency 4] [--render DIST] [--json]
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -99,7 +105,7 @@ if (!isMainThread) {
 } else {
   const { values } = parseArgs({
     options: {
-      modes: { type: "string", default: "main,worker,pool" },
+      modes: { type: "string", default: "main,worker,pool,many" },
       images: { type: "string", default: "3000" },
       rounds: { type: "string", default: "5" },
       nice: { type: "string", default: "10" },
@@ -116,7 +122,9 @@ if (!isMainThread) {
     if (mode === "main") results.main = await loop(images, rounds, false);
     else if (mode === "detached") results.detached = await loop(images, rounds, true);
     else if (mode === "worker") {
-      const worker = new Worker(new URL(import.meta.url), { workerData: { images, rounds, render } });
+      const worker = new Worker(new URL(import.meta.url), {
+        workerData: { images, rounds, render },
+      });
       results.worker = await new Promise((resolve, reject) => {
         worker.once("message", resolve);
         worker.once("error", reject);
@@ -169,7 +177,6 @@ if (!isMainThread) {
     for (const mode of ["main", "detached", "worker", "pool", "many"]) {
       const rs = results[mode];
       if (!rs) continue;
-      const cpu = rs.map((x) => x.cpu);
       const m = (k) => median(rs.map((x) => x[k]));
       console.log(
         `${mode.padEnd(6)} thread CPU median ${m("cpu")} ms (${rs.map((x) => x.cpu).join(" / ")}; system ${m("sys")}), waits ${m("waits")}, preempted ${m("preempted")}, wall median ${Math.round(m("wall"))} ms${rs[0].caller === undefined ? "" : `; caller's thread CPU ${m("caller")} ms, waits ${m("callerWaits")}`}`,
