@@ -9,10 +9,9 @@ import { createImageRenderer } from "../dist/index.js";
 type Reply = { type: string; id?: number; bytes?: Uint8Array };
 
 const WORKER = new URL("../dist/worker.js", import.meta.url);
-let worker: Worker | null = null;
+const started: Worker[] = [];
 afterEach(async () => {
-  await worker?.terminate();
-  worker = null;
+  await Promise.all(started.splice(0).map((w) => w.terminate()));
 });
 
 /** A render thread (warm), and every message it sends, as it sent them. */
@@ -20,8 +19,8 @@ async function thread(
   batch: number,
 ): Promise<{ worker: Worker; messages: Array<Reply | Reply[]> }> {
   const messages: Array<Reply | Reply[]> = [];
-  worker = new Worker(WORKER, { workerData: { cache: {}, warm: true, niceness: 0, batch } });
-  const w = worker;
+  const w = new Worker(WORKER, { workerData: { cache: {}, warm: true, niceness: 0, batch } });
+  started.push(w);
   await new Promise<void>((resolve, reject) => {
     w.on("message", (m: Reply | Reply[]) => {
       if (!Array.isArray(m) && m.type === "ready") resolve();
@@ -74,7 +73,6 @@ describe("a render thread's answers", () => {
     const single = await thread(1);
     for (let i = 1; i <= 4; i++) single.worker.postMessage(gif(i, { remainingSeconds: 600 + i }));
     expect((await replies(single.messages, 4)).map((m) => m.length)).toEqual([1, 1, 1, 1]);
-    await single.worker.terminate();
   });
 
   it("answer a failed job in its place in the batch, the rest rendered", async () => {
