@@ -5,11 +5,13 @@
 // it refuses at once (RenderError "queue_full"), which a server answers with 503
 // and Retry-After instead of letting work pile up in memory.
 //
-// Each thread is handed its next job while it renders one (PIPELINE jobs in its port), so it
-// never sits idle for the round trip of "done" to the caller's event loop and the next job
-// back (about a third of a 0.35 ms image on a quiet core: bench/README.md). A job waiting in
-// a thread's port is not lost to the others: before a thread starts a job it claims it in a
-// shared array, and until then an idle thread (or the caller, through `signal`) may take it.
+// Each thread is handed its next jobs while it renders one (THREAD_PIPELINE in its hands), so it
+// never sits idle for the round trip of "done" to the caller's event loop and the next job back
+// (about a third of a 0.35 ms image on a quiet core: bench/README.md), and it sends finished
+// images back two to a message, since each message costs both threads a wake-up (worker.ts).
+// A job waiting in a thread's port is not lost to the others: before a thread starts a job it
+// claims it in a shared array, and until then an idle thread (or the caller, through `signal`)
+// may take it.
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { RenderError } from "./errors";
@@ -50,8 +52,13 @@ interface Job extends Pending {
   release(): void;
 }
 
-/** Jobs a thread holds at once: the one it renders and the next, waiting in its port. */
-const PIPELINE = 2;
+/**
+ * Jobs a thread holds at once: the one it renders and the next ones, waiting in its port. A
+ * thread sends finished jobs back up to half of these at a time (`THREAD_BATCH`), and gets
+ * as many new ones while it renders the rest.
+ */
+export const THREAD_PIPELINE = 4;
+const THREAD_BATCH = THREAD_PIPELINE / 2;
 
 interface Thread {
   worker: Worker;
@@ -96,12 +103,13 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const retryAfterSeconds = options.retryAfterSeconds ?? 1;
   // One slot per job that can be in a thread's hands at once. A sent job's slot holds its id; the
   // thread swaps in -id when it starts it, and the pool swaps in 0 to take it back first.
-  const claims = new Int32Array(new SharedArrayBuffer(4 * threadCount * PIPELINE));
-  const freeSlots = Array.from({ length: threadCount * PIPELINE }, (_, i) => i);
+  const claims = new Int32Array(new SharedArrayBuffer(4 * threadCount * THREAD_PIPELINE));
+  const freeSlots = Array.from({ length: threadCount * THREAD_PIPELINE }, (_, i) => i);
   const threadOptions: RenderThreadOptions = {
     cache: options.cache ?? {},
     warm: options.warm ?? true,
     niceness: niceness(options.niceness ?? 10),
+    batch: THREAD_BATCH,
     claims,
   };
 
@@ -145,7 +153,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         failStart = reject;
       }),
     );
-    worker.on("message", (message: RenderThreadReply) => {
+    const answer = (message: RenderThreadReply) => {
       if (message.type === "started") {
         thread.started = true;
         return;
@@ -179,6 +187,11 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       // After any answer, stats included: a recycle timer that fired while a stats request was
       // out gave up, and this re-arms it.
       if (thread.jobs.length === 0) scheduleRecycle(thread);
+    };
+    // Several finished jobs come as one list (see RenderThreadOptions.batch).
+    worker.on("message", (message: RenderThreadReply | RenderThreadReply[]) => {
+      if (Array.isArray(message)) for (const one of message) answer(one);
+      else answer(message);
     });
     const stopped = (reason: string) => {
       const error = new RenderError("render_failed", `a render thread stopped: ${reason}`);
@@ -304,7 +317,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
 
   /** Fills a thread's free places: from the queue, else a job waiting in a busier thread's port. */
   function next(thread: Thread): void {
-    while (thread.jobs.length < PIPELINE && queue.length > 0) run(thread, queue.shift()!);
+    while (thread.jobs.length < THREAD_PIPELINE && queue.length > 0) run(thread, queue.shift()!);
     if (thread.jobs.length > 0) return;
     for (const other of threads) {
       const last = other.jobs.at(-1);
@@ -356,7 +369,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       const free = threads.find((t) => t.jobs.length === 0);
       if (free) run(free, job);
       else if (waiting() < maxQueue) {
-        const behind = threads.find((t) => t.jobs.length < PIPELINE);
+        const behind = threads.find((t) => t.jobs.length < THREAD_PIPELINE);
         if (behind) run(behind, job);
         else queue.push(job);
       } else {
@@ -372,7 +385,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
           if (queued >= 0) queue.splice(queued, 1);
           else if (!withdraw(job)) return;
           job.reject(cancelledError());
-          const thread = threads.find((t) => t.jobs.length < PIPELINE);
+          const thread = threads.find((t) => t.jobs.length < THREAD_PIPELINE);
           if (thread) next(thread);
         };
         signal.addEventListener("abort", cancel, { once: true });

@@ -81,7 +81,7 @@ export interface RenderManyOptions extends RenderJob {
   threads?: number;
   /**
    * Render on the caller's thread too, beside the pool: while its threads start, whenever
-   * they already have two jobs each (the pool falls behind), and, with nothing else to draw,
+   * they already have four jobs each (the pool falls behind), and, with nothing else to draw,
    * the jobs the pool has not started yet (taken back from a starved thread). The least CPU and the shortest
    * time for a build step or a CLI, where the thread has nothing else to do, and never slower
    * than the caller's thread alone; not for a server, whose event loop would stall for each

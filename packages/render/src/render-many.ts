@@ -17,7 +17,7 @@ import {
 } from "@tminus/core";
 import { invalid, RenderError } from "./errors";
 import { createImageRenderer } from "./image";
-import { createRenderPool, type RenderPool } from "./pool";
+import { createRenderPool, type RenderPool, THREAD_PIPELINE } from "./pool";
 import type {
   ImageFormat,
   Instant,
@@ -143,9 +143,9 @@ interface Handed {
   controller: AbortController | null;
 }
 
-// The caller's thread and the pool draw from one line of tasks. The pool gets up to two tasks
-// per thread (what keeps its threads busy: one rendering, the next in its port), the caller's
-// thread takes the rest, one at a time. When the caller's thread has nothing left to draw, it
+// The caller's thread and the pool draw from one line of tasks. The pool gets up to
+// THREAD_PIPELINE tasks per thread (what keeps its threads busy: one rendering, the next ones in
+// its port), the caller's thread takes the rest, one at a time. When the caller's thread has nothing left to draw, it
 // takes back the oldest task the pool has not started: a pool that falls behind (its threads
 // starved on a busy machine, at nice 10) never holds up the batch, so the default is never
 // slower than the caller's thread alone.
@@ -219,7 +219,8 @@ function createDispatch(options: RenderManyOptions, concurrency: number): Dispat
 
   function pump(): void {
     if (closed) return;
-    const share = pool && poolReady ? (local ? pool.stats().threads * 2 : Infinity) : 0;
+    const share =
+      pool && poolReady ? (local ? pool.stats().threads * THREAD_PIPELINE : Infinity) : 0;
     while (line.length > 0 && handed.length < share) hand(line.shift()!);
     if (local === null || drawing) return;
     const task = takenBack.shift() ?? line.shift();

@@ -2,7 +2,7 @@
 // rendering what the pool sends, one job at a time, off the caller's event loop.
 // Built as dist/worker.js (an ES module, for both builds); never imported by the package.
 import { getPriority, setPriority } from "node:os";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { RenderError } from "./errors";
 import { createImageRenderer, type ImageRendererOptions } from "./image";
 import type { ImageInput } from "./options";
@@ -15,6 +15,12 @@ export interface RenderThreadOptions {
   /** Added to this thread's nice value (see RenderPoolOptions.niceness). */
   niceness: number;
   /**
+   * At most this many finished images go back in one message (default 1: each at once). One
+   * is held only while the thread renders the next job of the same look and size, which waits
+   * in its port: a message per image wakes the caller's thread for each (see `drain`).
+   */
+  batch?: number;
+  /**
    * One slot per job the pool may have sent: a job's slot holds its id until a thread starts
    * it (then -id) or the pool takes it back (then 0). Optional for a caller's own script.
    */
@@ -26,7 +32,7 @@ export type RenderThreadRequest =
   | { id: number; kind: "gif" | "png"; input: ImageInput; slot: number }
   | { id: number; kind: "stats" };
 
-/** An answer to the pool. */
+/** An answer to the pool; a thread's message is one of these or, for finished jobs, a list. */
 export type RenderThreadReply =
   | { type: "started" }
   | { type: "ready" }
@@ -57,8 +63,24 @@ function lowerPriority(increment: number): void {
   }
 }
 
-function reply(message: RenderThreadReply, transfer: ArrayBuffer[] = []): void {
-  port!.postMessage(message, transfer);
+function reply(message: RenderThreadReply): void {
+  port!.postMessage(message);
+}
+
+// Finished jobs not yet sent, and the image buffers that travel with them.
+const held: RenderThreadReply[] = [];
+const heldBuffers: ArrayBuffer[] = [];
+const batch = Math.max(1, options.batch ?? 1);
+
+function hold(message: RenderThreadReply, transfer: ArrayBuffer[] = []): void {
+  held.push(message);
+  heldBuffers.push(...transfer);
+}
+
+function flush(): void {
+  if (held.length === 0) return;
+  const messages = held.splice(0);
+  port!.postMessage(messages.length === 1 ? messages[0] : messages, heldBuffers.splice(0));
 }
 
 async function run(request: RenderThreadRequest): Promise<void> {
@@ -80,7 +102,7 @@ async function run(request: RenderThreadRequest): Promise<void> {
       bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
         ? bytes
         : bytes.slice();
-    reply(
+    hold(
       { type: "done", id: request.id, bytes: own, atlasBuilds: images.cacheStats().atlasBuilds },
       [own.buffer as ArrayBuffer],
     );
@@ -93,7 +115,7 @@ async function run(request: RenderThreadRequest): Promise<void> {
             message: `rendering failed: ${(err as Error)?.message ?? String(err)}`,
             field: undefined,
           };
-    reply({ type: "failed", id: request.id, error });
+    hold({ type: "failed", id: request.id, error });
   }
 }
 
@@ -110,10 +132,39 @@ function claim(request: RenderThreadRequest): boolean {
   );
 }
 
+/** What decides a job's atlas: two jobs alike in this render alike fast once one is drawn. */
+function lookOf(request: RenderThreadRequest): string | null {
+  if (request.kind === "stats") return null;
+  const { look, ended, width, height, scale, variant } = request.input;
+  return JSON.stringify([request.kind, look, ended, width, height, scale, variant]);
+}
+
+/**
+ * Renders what the port holds. Each message to the caller's thread wakes it, and on a busy core
+ * (or when the kernel wakes it on this thread's core) it takes the core from this thread twice
+ * per message: Node's MessagePort signals while it holds the port's lock, so the woken thread
+ * at once waits for that lock (bench/README.md, "Where a pool loses time"). So finished images
+ * go back together, up to `batch` of them, but only while the next job is of the same look
+ * and size (its atlas built: a fraction of a millisecond) and another still waits behind it
+ * (so the pool's answer, more jobs, comes before this thread runs out); otherwise at once.
+ */
 async function drain(): Promise<void> {
   draining = true;
-  for (let request = inbox.shift(); request; request = inbox.shift())
-    if (claim(request)) await run(request);
+  let last: string | null = null;
+  for (;;) {
+    // Messages that came while this thread rendered: without this they would wait for the end
+    // of the loop, and the thread could not tell that more work waits.
+    for (let m = receiveMessageOnPort(port!); m; m = receiveMessageOnPort(port!))
+      inbox.push(m.message as RenderThreadRequest);
+    const request = inbox.shift();
+    if (!request) break;
+    const look = lookOf(request);
+    if (held.length >= batch || inbox.length === 0 || look === null || look !== last) flush();
+    if (!claim(request)) continue;
+    last = look;
+    await run(request);
+  }
+  flush();
   draining = false;
 }
 

@@ -103,7 +103,7 @@ describe("a thread that built many atlases", () => {
 });
 
 describe("jobs in a thread's hands", () => {
-  it("are sent two at a time, and counted as waiting behind the one that renders", async () => {
+  it("are sent ahead, and counted as waiting behind the one that renders", async () => {
     const pool = esm.createRenderPool({ threads: 1, maxQueue: 1, workerScript: STARVED_THREAD });
     try {
       await pool.ready;
