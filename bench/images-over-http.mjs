@@ -33,7 +33,7 @@
 //     [--rounds 5] [--server-threads N] [--warm-images 500] [--many-default]
 //     [--server-cpu-prof DIR] [--json]
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve as resolvePath } from "node:path";
@@ -109,6 +109,37 @@ function cpuSeconds(pid, main = false) {
   } catch {
     return Number.NaN;
   }
+}
+
+/** CPU seconds of each thread of a process so far, by thread id. */
+function threadSeconds(pid) {
+  const out = new Map();
+  let tids = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")
+        .split(") ")[1]
+        .split(" ");
+      out.set(tid, (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/** The busiest threads' CPU milliseconds between two `threadSeconds`, descending, the main thread left out. */
+function busiestThreads(pid, before, after, n = 4) {
+  return [...after]
+    .filter(([tid]) => tid !== String(pid))
+    .map(([tid, s]) => (s - (before.get(tid) ?? 0)) * 1000)
+    .sort((a, b) => b - a)
+    .slice(0, n);
 }
 
 function serve() {
@@ -187,6 +218,19 @@ const [dist, check, mode, threads, maxQueue, atlasMb, frameMb, timerJson] = proc
 const { createRenderPool, renderMany } = await import(dist);
 const { checkGifs } = await import(check);
 const { createInterface } = await import("node:readline");
+const { readdirSync, readFileSync } = await import("node:fs");
+// CPU ms of each thread but the main one, as the server's are read.
+const threadMs = () => {
+  const out = new Map();
+  for (const tid of readdirSync("/proc/self/task")) {
+    if (tid === String(process.pid)) continue;
+    try {
+      const f = readFileSync("/proc/self/task/" + tid + "/stat", "utf8").split(") ")[1].split(" ");
+      out.set(tid, (Number(f[11]) + Number(f[12])) * 10);
+    } catch {}
+  }
+  return out;
+};
 const timer = JSON.parse(timerJson);
 const pool =
   mode === "pool"
@@ -203,6 +247,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   const jobs = deadlines.map((d) => ({ deadline: d * 1000 }));
   const images = [];
   let failed = null;
+  const threads = threadMs();
   const cpu = process.cpuUsage();
   const t = performance.now();
   for await (const x of renderMany(jobs, { now, timer, pool })) {
@@ -211,7 +256,9 @@ for await (const line of createInterface({ input: process.stdin })) {
   }
   const ms = performance.now() - t;
   const used = process.cpuUsage(cpu);
-  const result = { ms, cpuMs: (used.user + used.system) / 1000, ok: images.length, failed };
+  const busiest = [...threadMs()].map(([tid, ms]) => ms - (threads.get(tid) ?? 0)).sort((a, b) => b - a).slice(0, 4);
+  const cpuMs = (used.user + used.system) / 1000;
+  const result = { ms, cpuMs, busiest, ok: images.length, failed };
   result.check = checkGifs(images, seen);
   process.stdout.write(JSON.stringify(result) + "\\n");
 }
@@ -344,6 +391,7 @@ try {
     const urls = urlsOf(deadlinesOf(slot, IMAGES));
     const cpu = cpuSeconds(server.child.pid);
     const main = cpuSeconds(server.child.pid, true);
+    const threads = threadSeconds(server.child.pid);
     const client = process.cpuUsage();
     const t = performance.now();
     const answers = await burst(urls);
@@ -351,6 +399,7 @@ try {
     const clientUsed = process.cpuUsage(client);
     const serverCpuMs = (cpuSeconds(server.child.pid) - cpu) * 1000;
     const mainThreadCpuMs = (cpuSeconds(server.child.pid, true) - main) * 1000;
+    const busiest = busiestThreads(server.child.pid, threads, threadSeconds(server.child.pid));
     return {
       ms,
       full: answers.full.length,
@@ -358,6 +407,7 @@ try {
       other: answers.other,
       serverCpuMs,
       mainThreadCpuMs,
+      busiest,
       clientCpuMs: (clientUsed.user + clientUsed.system) / 1000,
       // After the clock stopped: every full answer an animation, every still one frame.
       fullCheck: checkGifs(answers.full, seenHttp),
@@ -387,8 +437,8 @@ try {
       [
         `round ${i + 1} (${order.join(" then ")}), load ${one.load_before[0]} -> ${one.load_after[0]}: ratio ${r(one.ratio)}`,
         `  HTTP ${r(h.ms, 0)} ms: ${h.full} full + ${h.stills} stills${other} (${r((h.full * 1000) / h.ms, 0)} full images/s); full decoded ${fc.decoded}, frames ${JSON.stringify(fc.frames)}, failed ${fc.failed}, duplicates ${fc.duplicates}; stills frames ${JSON.stringify(h.stillCheck.frames)}`,
-        `    CPU per image: server ${r(h.serverCpuMs / answered, 3)} ms (event loop ${r(h.mainThreadCpuMs / answered, 3)}, other threads ${r((h.serverCpuMs - h.mainThreadCpuMs) / answered, 3)}), load generator ${r(h.clientCpuMs / answered, 3)} ms`,
-        `  renderMany ${r(m.ms, 0)} ms (${r((IMAGES * 1000) / m.ms, 0)} images/s): decoded ${mc.decoded}, frames ${JSON.stringify(mc.frames)}, failed ${mc.failed}, duplicates ${mc.duplicates}; CPU ${r(m.cpuMs / IMAGES, 3)} ms per image (all threads)`,
+        `    CPU per image: server ${r(h.serverCpuMs / answered, 3)} ms (event loop ${r(h.mainThreadCpuMs / answered, 3)}, other threads ${r((h.serverCpuMs - h.mainThreadCpuMs) / answered, 3)}; busiest other threads ${h.busiest.map((x) => r(x / answered, 3)).join(", ")}), load generator ${r(h.clientCpuMs / answered, 3)} ms`,
+        `  renderMany ${r(m.ms, 0)} ms (${r((IMAGES * 1000) / m.ms, 0)} images/s): decoded ${mc.decoded}, frames ${JSON.stringify(mc.frames)}, failed ${mc.failed}, duplicates ${mc.duplicates}; CPU ${r(m.cpuMs / IMAGES, 3)} ms per image (all threads; busiest but the main one ${m.busiest.map((x) => r(x / IMAGES, 3)).join(", ")})`,
       ].join("\n"),
     );
   }
