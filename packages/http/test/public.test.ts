@@ -338,14 +338,25 @@ describe("image cache: each distinct image rendered at most once", () => {
     const y1 = cache.share("y", started);
     y1.leave();
     expect(signals[2]!.aborted).toBe(true);
+    // Not abortable (no request was expected to leave): no signal is made, leaving aborts nothing.
+    const z = cache.share(
+      "z",
+      async (signal) => {
+        expect(signal).toBeUndefined();
+        return new Uint8Array(5);
+      },
+      false,
+    );
+    z.leave();
+    expect((await z.image).length).toBe(5);
     const y2 = cache.share("y", started);
     expect(signals).toHaveLength(4);
     finish[3]!(new Uint8Array(20));
     await y2.image;
     finish[2]!(new Uint8Array(20));
     await y1.image;
-    expect(cache.size).toBe(2);
-    expect(cache.bytes).toBe(30);
+    expect(cache.size).toBe(3);
+    expect(cache.bytes).toBe(35);
   });
 
   it("every response says nosniff, whatever answered it; the 404 page has a CSP", async () => {

@@ -16,7 +16,8 @@ export function createImageCache(maxBytes = 16 * 1024 * 1024) {
   interface Running {
     promise: Promise<Uint8Array>;
     waiting: number;
-    controller: AbortController;
+    /** Null when the first request said no request would leave (no signal made: it costs). */
+    controller: AbortController | null;
   }
 
   const evict = () => {
@@ -30,10 +31,14 @@ export function createImageCache(maxBytes = 16 * 1024 * 1024) {
 
   const NOTHING_TO_LEAVE = () => undefined;
 
-  /** The image for `key` and a way to stop waiting for it (see the cache's doc). */
+  /**
+   * The image for `key` and a way to stop waiting for it (see the cache's doc). `abortable`:
+   * give a new render a signal (a request may leave it); without, leaving it aborts nothing.
+   */
   function share(
     key: string,
-    render: (signal: AbortSignal) => Promise<Uint8Array>,
+    render: (signal?: AbortSignal) => Promise<Uint8Array>,
+    abortable = true,
   ): { image: Promise<Uint8Array>; leave: () => void } {
     const hit = done.get(key);
     if (hit) {
@@ -46,10 +51,11 @@ export function createImageCache(maxBytes = 16 * 1024 * 1024) {
     if (entry) counts.coalesced++;
     else {
       counts.misses++;
-      const controller = new AbortController();
+      const controller = abortable ? new AbortController() : null;
+      let started: Running | undefined;
       // Still this render's entry (not left by every request and replaced meanwhile).
-      const ours = () => inFlight.get(key)?.controller === controller;
-      const promise = render(controller.signal).then(
+      const ours = () => started !== undefined && inFlight.get(key) === started;
+      const promise = render(controller?.signal).then(
         (rendered) => {
           if (ours()) inFlight.delete(key);
           // A render left by every request may still finish (a thread had started it): kept.
@@ -66,7 +72,7 @@ export function createImageCache(maxBytes = 16 * 1024 * 1024) {
           throw error;
         },
       );
-      const started: Running = { promise, waiting: 0, controller };
+      started = { promise, waiting: 0, controller };
       inFlight.set(key, started);
       entry = started;
     }
@@ -79,7 +85,7 @@ export function createImageCache(maxBytes = 16 * 1024 * 1024) {
         if (left) return;
         left = true;
         shared.waiting--;
-        if (shared.waiting > 0 || inFlight.get(key) !== shared) return;
+        if (shared.waiting > 0 || !shared.controller || inFlight.get(key) !== shared) return;
         // Nobody waits: a request that comes now starts afresh rather than join a withdrawn job.
         inFlight.delete(key);
         shared.promise.catch(() => undefined);
@@ -92,7 +98,7 @@ export function createImageCache(maxBytes = 16 * 1024 * 1024) {
     share,
     /** The image for `key`, rendering it with `render` only when neither kept nor running. */
     get(key: string, render: () => Promise<Uint8Array>): Promise<Uint8Array> {
-      return share(key, render).image;
+      return share(key, render, false).image;
     },
     /** Lookups so far: kept, joined a running render, or rendered. */
     counts,

@@ -169,7 +169,12 @@ export function createPublicRoutes(deps: {
     // image in an email (still-images.ts). A still has no ETag: it is not the picture of `key`.
     const pool = renderer.poolStats();
     const queued = pool !== null && (pool.queued > 0 || pool.busy >= pool.threads);
-    const full = images.share(key, (signal) => renderer.render(kind, input, signal));
+    // Only a queued image can be late: the others need no signal (making one costs).
+    const full = images.share(
+      key,
+      (signal) => renderer.render(kind, input, signal),
+      queued && deps.config.render.max_wait_ms > 0,
+    );
     // A still answers instead: the render is withdrawn unless a thread has started it or another
     // request waits for the same picture (each recipient's own is wanted by no one else).
     const { bytes, still } = await stills.fullOrStill(kind, input, full.image, queued, full.leave);
