@@ -30,7 +30,7 @@
 // of renderMany's process (all threads), which the machine's load moves less than wall time.
 //
 //   npx -y pnpm@10 build && node bench/images-over-http.mjs [--images 3000] [--concurrency 64]
-//     [--rounds 5] [--server-threads N] [--warm-images 500] [--many-default]
+//     [--rounds 5] [--server-threads N] [--warm-images 2000] [--many-default]
 //     [--server-cpu-prof DIR] [--json]
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -49,7 +49,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "64" },
     rounds: { type: "string", default: "5" },
     "server-threads": { type: "string" },
-    "warm-images": { type: "string", default: "500" },
+    "warm-images": { type: "string", default: "2000" },
     "many-default": { type: "boolean", default: false },
     "server-cpu-prof": { type: "string" },
     json: { type: "boolean", default: false },
