@@ -169,6 +169,10 @@ function serve() {
   });
 }
 
+/** The bodies `burst` kept, each in one buffer. */
+const bodies = (list) =>
+  list.map((b) => (b.chunks.length === 1 ? b.chunks[0] : Buffer.concat(b.chunks)));
+
 /** Every URL once, CONCURRENCY at a time, on keep-alive connections; the bodies kept. */
 async function burst(urls) {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -180,9 +184,14 @@ async function burst(urls) {
       if (i >= urls.length) return resolve();
       const req = request(urls[i], { agent }, (res) => {
         const chunks = [];
-        res.on("data", (c) => chunks.push(c));
+        let received = 0;
+        res.on("data", (c) => {
+          chunks.push(c);
+          received += c.length;
+        });
         res.on("end", () => {
-          const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+          // Joined after the clock stops (bodies()): the load generator's CPU is the client's.
+          const body = { chunks, length: received };
           const length = Number(res.headers["content-length"]);
           if (
             res.statusCode === 200 &&
@@ -377,7 +386,7 @@ try {
   // Untimed, the same number of images on each side: threads warm, frame caches filled.
   const warmHttp = await burst(urlsOf(deadlinesOf(0, WARM)));
   const warmMany = await many.batch(Date.now(), deadlinesOf(1, WARM));
-  const warmCheck = checkGifs([...warmHttp.full, ...warmHttp.stills], seenHttp);
+  const warmCheck = checkGifs(bodies([...warmHttp.full, ...warmHttp.stills]), seenHttp);
   warmInfo = {
     http: { full: warmHttp.full.length, stills: warmHttp.stills.length, other: warmHttp.other },
     httpCheck: warmCheck,
@@ -410,8 +419,8 @@ try {
       busiest,
       clientCpuMs: (clientUsed.user + clientUsed.system) / 1000,
       // After the clock stopped: every full answer an animation, every still one frame.
-      fullCheck: checkGifs(answers.full, seenHttp),
-      stillCheck: checkGifs(answers.stills, new Set()),
+      fullCheck: checkGifs(bodies(answers.full), seenHttp),
+      stillCheck: checkGifs(bodies(answers.stills), new Set()),
     };
   }
 
