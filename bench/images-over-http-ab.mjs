@@ -3,12 +3,13 @@
 // on its own SQLite file with the same personalized timer, asked the same kind of burst in
 // turn (A B B A A B ...), each burst IMAGES GIFs never asked before (distinct signed
 // deadlines 1 to 365 days ahead), CONCURRENCY at a time. Per burst: the server's CPU per image
-// (all threads, and its event loop alone) and full/still answers. On a shared machine the
+// (all threads, and its event loop alone; counted until the server is idle again, so renders
+// still running after the last answer count) and full/still answers. On a shared machine the
 // bursts of both sides see the same noise, so the medians compare better than two runs of
 // images-over-http.mjs taken minutes apart.
 //
 //   npx -y pnpm@10 build && node bench/images-over-http-ab.mjs --baseline-cli OTHER/packages/cli/dist/cli.js
-//     [--images 1000] [--bursts 6] [--concurrency 64] [--warm-images 500]
+//     [--images 1000] [--bursts 6] [--concurrency 64] [--warm-images 500] [--max-wait-ms N]
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -25,6 +26,8 @@ const { values } = parseArgs({
     bursts: { type: "string", default: "6" },
     concurrency: { type: "string", default: "64" },
     "warm-images": { type: "string", default: "500" },
+    // A short render.max_wait_ms on both servers makes stills: what happens to their renders.
+    "max-wait-ms": { type: "string" },
   },
 });
 if (!values["baseline-cli"]) throw new Error("--baseline-cli PATH (another build's cli.js)");
@@ -54,7 +57,11 @@ async function start(name, cli) {
   const config = join(dir, "config.json");
   writeFileSync(
     config,
-    JSON.stringify({ plans: { starter: { requests_per_minute: 1e9, new_timers_per_cycle: 1e9 } } }),
+    JSON.stringify({
+      plans: { starter: { requests_per_minute: 1e9, new_timers_per_cycle: 1e9 } },
+      render:
+        values["max-wait-ms"] === undefined ? {} : { max_wait_ms: Number(values["max-wait-ms"]) },
+    }),
   );
   const args = ["--db", db, "--config", config];
   const key = JSON.parse(
@@ -131,6 +138,9 @@ async function burst(server, deadlines) {
   const main = cpuSeconds(pid, true);
   await Promise.all(Array.from({ length: CONCURRENCY }, one));
   agent.destroy();
+  // Work the answers left behind (renders a still stood in for) counts too: until it is idle.
+  for (let last = -1, now = cpuSeconds(pid); now !== last; last = now, now = cpuSeconds(pid))
+    await new Promise((resolve) => setTimeout(resolve, 300));
   const n = urls.length;
   return {
     ...out,
@@ -176,6 +186,6 @@ console.log(
 for (const s of servers) {
   const m = (pick) => r(median(s.bursts.map(pick)));
   console.log(
-    `  ${s.name}: server CPU ${m((x) => x.serverMs)} ms per image (event loop ${m((x) => x.loopMs)}); per burst event loop ${s.bursts.map((x) => r(x.loopMs)).join(" ")}; stills ${s.bursts.map((x) => x.stills).join("/")}`,
+    `  ${s.name}: server CPU ${m((x) => x.serverMs)} ms per image (event loop ${m((x) => x.loopMs)}); per burst server ${s.bursts.map((x) => r(x.serverMs)).join(" ")}, event loop ${s.bursts.map((x) => r(x.loopMs)).join(" ")}; full animations ${s.bursts.reduce((a, x) => a + x.full, 0)} of ${IMAGES * BURSTS} (${s.bursts.map((x) => x.full).join("/")}), stills ${s.bursts.map((x) => x.stills).join("/")}`,
   );
 }
