@@ -302,8 +302,9 @@ describe("image cache: each distinct image rendered at most once", () => {
     const signals: AbortSignal[] = [];
     // A render that ends only when told: drawn, or withdrawn by its signal.
     const finish: Array<(bytes: Uint8Array) => void> = [];
-    const render = (signal: AbortSignal) =>
+    const render = (signal?: AbortSignal) =>
       new Promise<Uint8Array>((resolve, reject) => {
+        if (!signal) throw new Error("no signal");
         signals.push(signal);
         finish.push(resolve);
         signal.addEventListener("abort", () => reject(new Error("withdrawn")));
@@ -330,8 +331,9 @@ describe("image cache: each distinct image rendered at most once", () => {
     expect((await kept.image).length).toBe(10);
     // Left by everyone but started on a thread (the abort does nothing): kept when it ends,
     // its bytes counted once even though a fresh render of the same key finished first.
-    const started = (signal: AbortSignal) =>
+    const started = (signal?: AbortSignal) =>
       new Promise<Uint8Array>((resolve) => {
+        if (!signal) throw new Error("no signal");
         signals.push(signal);
         finish.push(resolve);
       });
