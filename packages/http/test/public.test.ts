@@ -297,6 +297,70 @@ describe("image cache: each distinct image rendered at most once", () => {
     expect(renders).toBe(4);
   });
 
+  it("aborts a render once every request waiting for it has left, and only then", async () => {
+    const cache = createImageCache(1000);
+    const signals: AbortSignal[] = [];
+    // A render that ends only when told: drawn, or withdrawn by its signal.
+    const finish: Array<(bytes: Uint8Array) => void> = [];
+    const render = (signal?: AbortSignal) =>
+      new Promise<Uint8Array>((resolve, reject) => {
+        if (!signal) throw new Error("no signal");
+        signals.push(signal);
+        finish.push(resolve);
+        signal.addEventListener("abort", () => reject(new Error("withdrawn")));
+      });
+    const one = cache.share("x", render);
+    const two = cache.share("x", render);
+    expect(signals).toHaveLength(1);
+    one.leave();
+    one.leave(); // twice is once
+    expect(signals[0]!.aborted).toBe(false);
+    two.leave();
+    expect(signals[0]!.aborted).toBe(true);
+    await expect(two.image).rejects.toThrow("withdrawn");
+    // The next request starts afresh; a render left after it finished stays kept.
+    const three = cache.share("x", render);
+    expect(signals).toHaveLength(2);
+    finish[1]!(new Uint8Array(10));
+    expect((await three.image).length).toBe(10);
+    three.leave();
+    expect(signals[1]!.aborted).toBe(false);
+    expect(cache.size).toBe(1);
+    const kept = cache.share("x", render);
+    expect(signals).toHaveLength(2);
+    expect((await kept.image).length).toBe(10);
+    // Left by everyone but started on a thread (the abort does nothing): kept when it ends,
+    // its bytes counted once even though a fresh render of the same key finished first.
+    const started = (signal?: AbortSignal) =>
+      new Promise<Uint8Array>((resolve) => {
+        if (!signal) throw new Error("no signal");
+        signals.push(signal);
+        finish.push(resolve);
+      });
+    const y1 = cache.share("y", started);
+    y1.leave();
+    expect(signals[2]!.aborted).toBe(true);
+    // Not abortable (no request was expected to leave): no signal is made, leaving aborts nothing.
+    const z = cache.share(
+      "z",
+      async (signal) => {
+        expect(signal).toBeUndefined();
+        return new Uint8Array(5);
+      },
+      false,
+    );
+    z.leave();
+    expect((await z.image).length).toBe(5);
+    const y2 = cache.share("y", started);
+    expect(signals).toHaveLength(4);
+    finish[3]!(new Uint8Array(20));
+    await y2.image;
+    finish[2]!(new Uint8Array(20));
+    await y1.image;
+    expect(cache.size).toBe(3);
+    expect(cache.bytes).toBe(35);
+  });
+
   it("every response says nosniff, whatever answered it; the 404 page has a CSP", async () => {
     const key = await s.key("production");
     const t = await published(key);

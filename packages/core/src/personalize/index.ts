@@ -8,6 +8,7 @@ export {
   verifyPersonalizedParams,
 } from "./sign";
 export {
+  type PersonalizedSignatureCheck,
   type PersonalizedViewer,
   type PersonalizedViewerReason,
   resolvePersonalizedViewer,

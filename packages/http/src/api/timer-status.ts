@@ -10,6 +10,7 @@ import type { TimerRecord } from "@tminus/store";
 import { z } from "zod";
 import { validationError } from "../errors";
 import { DocumentedError } from "../openapi/error-cases";
+import { verifyPersonalizedSignature } from "../personalized-signature";
 import { timerPath } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
 import { loadTimer, type TimerRouteContext } from "./_timer-common";
@@ -89,7 +90,12 @@ function viewerOf(
     return params.start ? { viewer: { start_at: instantParam("start", params.start) } } : {};
   }
   if (definition.type === "personalized" && Object.keys(params).length > 0) {
-    const resolved = resolvePersonalizedViewer(definition, params, signing_secret ?? null);
+    const resolved = resolvePersonalizedViewer(
+      definition,
+      params,
+      signing_secret ?? null,
+      verifyPersonalizedSignature,
+    );
     if (resolved.valid) {
       const { valid: _valid, ...viewer } = resolved as typeof resolved & { valid: true };
       return { viewer: viewer as ViewerContext };

@@ -5,7 +5,11 @@ import { loadRender } from "./render-module";
 
 /** Renders email images for the public routes: on a pool of threads, or inline. */
 export interface ImageRenderer {
-  render(kind: "gif" | "png", input: ImageInput): Promise<Uint8Array>;
+  /**
+   * The image, drawn on the pool (or inline). Aborting `signal` withdraws it while no thread has
+   * started it: the promise then rejects (RenderError "cancelled"). Inline drawing ignores it.
+   */
+  render(kind: "gif" | "png", input: ImageInput, signal?: AbortSignal): Promise<Uint8Array>;
   /**
    * Starts the pool now and resolves once each thread has drawn the default look, so the
    * first image a client asks for finds fonts read and an atlas built. Inline rendering
@@ -44,14 +48,15 @@ export function createImageRenderer(config: RenderConfig): ImageRenderer {
     return pool;
   };
   return {
-    async render(kind, input) {
+    async render(kind, input, signal) {
       let bytes: Uint8Array;
       if (config.threads === 0) {
         const r = await loadRender();
         bytes = await (kind === "gif" ? r.renderGif(input) : r.renderPng(input));
       } else {
         const p = await poolOf();
-        bytes = await (kind === "gif" ? p.renderGif(input) : p.renderPng(input));
+        const options = signal ? { signal } : undefined;
+        bytes = await (kind === "gif" ? p.renderGif(input, options) : p.renderPng(input, options));
       }
       rendered[kind]++;
       return bytes;

@@ -169,8 +169,15 @@ export function createPublicRoutes(deps: {
     // image in an email (still-images.ts). A still has no ETag: it is not the picture of `key`.
     const pool = renderer.poolStats();
     const queued = pool !== null && (pool.queued > 0 || pool.busy >= pool.threads);
-    const full = images.get(key, () => renderer.render(kind, input));
-    const { bytes, still } = await stills.fullOrStill(kind, input, full, queued);
+    // Only a queued image can be late: the others need no signal (making one costs).
+    const full = images.share(
+      key,
+      (signal) => renderer.render(kind, input, signal),
+      queued && deps.config.render.max_wait_ms > 0,
+    );
+    // A still answers instead: the render is withdrawn unless a thread has started it or another
+    // request waits for the same picture (each recipient's own is wanted by no one else).
+    const { bytes, still } = await stills.fullOrStill(kind, input, full.image, queued, full.leave);
     if (!still) return binary(200, kind, bytes, imageEtag(key));
     const response = binary(200, kind, bytes);
     response.headers[DEGRADED_HEADER] = "still";
@@ -287,7 +294,7 @@ export function createPublicRoutes(deps: {
             // Served over https: the cookie must never travel in clear.
             secureCookie: baseUrl.startsWith("https:"),
             // The cookie is scoped to this timer's pages under the mount prefix, or it never returns.
-            cookiePath: `${new URL(baseUrl).pathname.replace(/\/+$/, "")}/t/${timer.id}`,
+            cookiePath: () => `${new URL(baseUrl).pathname.replace(/\/+$/, "")}/t/${timer.id}`,
           });
     // `tz`: the viewer's zone, for a wall-clock deadline its owner lets follow the viewer. One
     // that cannot apply (not allowed, not a zone) falls back to the timer's own zone and the

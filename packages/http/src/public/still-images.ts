@@ -71,12 +71,15 @@ export function createStillImages(options: {
      * `full` (the image of `input` on its way from the pool), or the still of `input` when the
      * pool refused it (queue full) or, with `queued`, it is not there within `maxWaitMs`: an
      * email client gives up on an image that takes too long, and that is a broken image too.
+     * `leave` is called when the still answers because `full` was late: this request no
+     * longer waits for it.
      */
     async fullOrStill(
       kind: "gif" | "png",
       input: ImageInput,
       full: Promise<Uint8Array>,
       queued: boolean,
+      leave: () => void = () => undefined,
     ): Promise<{ bytes: Uint8Array; still: boolean }> {
       let timer: NodeJS.Timeout | undefined;
       const late =
@@ -88,8 +91,9 @@ export function createStillImages(options: {
       try {
         const bytes = await (late ? Promise.race([full, late]) : full);
         if (bytes) return { bytes, still: false };
-        // Still drawn for the cache (or refused later): nobody waits for it any more.
+        // Nobody here waits for it any more: withdrawn, or drawn for the cache, or refused later.
         full.catch(() => undefined);
+        leave();
         figures.late++;
       } catch (error) {
         if (!isQueueFull(error)) throw error;

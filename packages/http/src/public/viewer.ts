@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { resolvePersonalizedViewer, timerData, type ViewerContext } from "@tminus/core";
 import type { Store, TimerRecord } from "@tminus/store";
+import { verifyPersonalizedSignature } from "../personalized-signature";
 import type { ApiRequest } from "../transport/exchange";
 
 /** The cookie that identifies a browser on a duration timer's hosted page. */
@@ -40,7 +41,12 @@ export async function resolveViewer(
   timer: TimerRecord,
   req: ApiRequest,
   now: number,
-  options: { page: boolean; secureCookie: boolean; cookiePath: string },
+  options: {
+    page: boolean;
+    secureCookie: boolean;
+    /** The cookie's Path; asked only when a cookie is set (it parses the base URL). */
+    cookiePath: () => string;
+  },
 ): Promise<ResolvedViewer> {
   const { definition, signing_secret } = timerData(timer);
   if (definition.type === "personalized") {
@@ -49,7 +55,12 @@ export async function resolveViewer(
       const v = req.query.get(name);
       if (v !== null) params[name] = v;
     }
-    const resolved = resolvePersonalizedViewer(definition, params, signing_secret ?? null);
+    const resolved = resolvePersonalizedViewer(
+      definition,
+      params,
+      signing_secret ?? null,
+      verifyPersonalizedSignature,
+    );
     if (!resolved.valid) return {};
     const { valid: _valid, ...viewer } = resolved as typeof resolved & { valid: true };
     return { viewer: viewer as ViewerContext };
@@ -69,7 +80,7 @@ export async function resolveViewer(
   let setCookie: string | undefined;
   if (!id || !COOKIE_VALUE.test(id)) {
     id = randomBytes(18).toString("base64url");
-    setCookie = `${VIEWER_COOKIE}=${id}; Path=${options.cookiePath}; Max-Age=31536000; HttpOnly; SameSite=Lax${options.secureCookie ? "; Secure" : ""}`;
+    setCookie = `${VIEWER_COOKIE}=${id}; Path=${options.cookiePath()}; Max-Age=31536000; HttpOnly; SameSite=Lax${options.secureCookie ? "; Secure" : ""}`;
   }
   const start_at = await store.recordFirstView({ timer_id: timer.id, viewer: `c:${id}`, now });
   return { viewer: { start_at }, setCookie };

@@ -7,7 +7,15 @@ import type {
   ViewerStartInput,
   WebhookEventType,
 } from "../../src/contract";
-import { createInput, createTimer, newAccount, newTimer, type SuiteContext, T0 } from "./_fixtures";
+import {
+  createInput,
+  createTimer,
+  deleteTimer,
+  newAccount,
+  newTimer,
+  type SuiteContext,
+  T0,
+} from "./_fixtures";
 import { createDestination, newRule } from "./webhooks";
 
 const END = T0 + 60_000;
@@ -76,6 +84,19 @@ export function viewerEventTests(ctx: SuiteContext): void {
       ).toBe("not_found");
       expect(await deliveries()).toEqual([]);
       expect(await due(END)).toEqual([]);
+    });
+
+    it("a rule for other events is no viewer rule; a deleted timer is not found", async () => {
+      const { account, timer, deliveries } = await setup(ctx.store, ["timer.ended"]);
+      expect(await ctx.store.recordViewerStart(start(timer, "r:ann"))).toBe("no_rules");
+      const ruled = await setup(ctx.store, ["viewer.started"]);
+      expect(await deleteTimer(ctx.store, ruled.account.id, "production", ruled.timer.id)).toBe(
+        true,
+      );
+      expect(await ctx.store.recordViewerStart(start(ruled.timer, "r:ann"))).toBe("not_found");
+      expect(await deliveries()).toEqual([]);
+      expect(await ruled.deliveries()).toEqual([]);
+      expect(account.id).not.toBe(ruled.account.id);
     });
 
     it("queues viewer.started once per viewer, also under concurrency, and schedules the end", async () => {

@@ -29,6 +29,14 @@ export function createViewerEventQueries(
        AND e.value IN ('viewer.started', 'viewer.ended')
      ORDER BY r.created_at, r.id`,
   );
+  // The read-only first answer of a start: whether the timer is there and has a viewer rule,
+  // without reading (and parsing) the whole timer row, as every new recipient's view asks it.
+  const viewerRuleOf = db.prepare(
+    `SELECT EXISTS (SELECT 1 FROM webhook_rules r, json_each(r.events) e
+       WHERE r.account_id = t.account_id AND r.environment = t.environment AND r.timer_id = t.id
+         AND e.value IN ('viewer.started', 'viewer.ended')) AS has_rules
+     FROM timers t WHERE t.id = ? AND t.deleted_at IS NULL`,
+  );
   const known = db.prepare("SELECT 1 FROM viewer_events WHERE timer_id = ? AND viewer = ?");
   const dayCount = db.prepare("SELECT count FROM viewer_event_days WHERE timer_id = ? AND day = ?");
   const bumpDay = db.prepare(
@@ -95,10 +103,10 @@ export function createViewerEventQueries(
   return {
     async recordViewerStart(input) {
       // Most timers have no viewer rules: answer those from a read, without the write lock.
-      const timer = readTimer(input.timer_id);
-      if (!timer) return "not_found";
-      if (rulesOf(timer).length === 0) return "no_rules";
-      if (known.get(timer.id, input.viewer)) return "duplicate";
+      const found = viewerRuleOf.get(input.timer_id) as { has_rules: number } | undefined;
+      if (!found) return "not_found";
+      if (!found.has_rules) return "no_rules";
+      if (known.get(input.timer_id, input.viewer)) return "duplicate";
       return write(() => startTx(input));
     },
     async listDueViewerEnds({ now, limit }) {
