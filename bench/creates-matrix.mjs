@@ -161,7 +161,7 @@ for (let r = 0; r < Number(values.rounds); r++) {
     s.rates.push(result.requests.average);
     s.cpus.push(used / result.requests.total);
     line.push(
-      `${s.name} ${result.requests.average.toFixed(0)}/s ${(used / result.requests.total).toFixed(1)} us ${batch.toFixed(2)}/commit (${s.rows} timers)`,
+      `${s.name} ${result.requests.average.toFixed(0)}/s ${(used / result.requests.total).toFixed(1)} us ${batch.toFixed(2)}/commit, p50 ${result.latency.p50} p99 ${result.latency.p99} ms (${s.rows} timers)`,
     );
   }
   console.log(`round ${r + 1}: ${line.join("; ")}; load ${loadavg()[0].toFixed(1)}`);
