@@ -1,4 +1,5 @@
 import { TIMER_TYPES, type TimerType } from "./constants";
+import { fastTimerCreate } from "./fast-create";
 import { fixedDeadlineIssues } from "./fixed-deadline";
 import { toValidationIssues, type ValidationIssue, type ValidationResult } from "./issues";
 import { type TimerDefinition, timerCreateSchema } from "./timer";
@@ -34,6 +35,17 @@ export function timerTypeOf(body: Record<string, unknown>): TimerType | undefine
  * if (!result.ok) throw new Error(result.issues[0]?.message);
  */
 export function validateTimerCreate(body: unknown): ValidationResult<TimerDefinition> {
+  if (!isPlainObject(body)) return notAnObject();
+  const fast = fastTimerCreate(body);
+  if (fast !== undefined) return { ok: true, value: fast };
+  return validateWithSchema(body);
+}
+
+/**
+ * {@link validateTimerCreate} through the zod schema alone, without the fast path: the
+ * reference the fast path is tested against.
+ */
+export function validateWithSchema(body: unknown): ValidationResult<TimerDefinition> {
   if (!isPlainObject(body)) return notAnObject();
   const type = timerTypeOf(body);
   const parsed = timerCreateSchema.safeParse(body, { reportInput: true });

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { validationError } from "../errors";
 
 /** Keys of 1 to 255 printable ASCII characters (conventions.md). */
@@ -28,7 +28,6 @@ export function canonicalJson(value: unknown): string {
 
 /** Fingerprint of a request for idempotency: method, path and canonical body. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash("sha256")
-    .update(`${method} ${path}\n${canonicalJson(body)}`)
-    .digest("hex");
+  // The one-shot form (as hashApiKey): no Hash object per create.
+  return hash("sha256", `${method} ${path}\n${canonicalJson(body)}`, "hex");
 }

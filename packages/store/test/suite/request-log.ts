@@ -110,8 +110,9 @@ export function requestLogTests(ctx: SuiteContext): void {
       const list = ctx.store.listRequestLog?.bind(ctx.store);
       if (!list) return t.skip();
       const account = await newAccount(ctx.store);
-      // Sizes around the adapters' statement sizes (SQLite: 32 rows per statement).
-      for (const size of [1, 31, 32, 33, 70]) {
+      // Sizes around the adapters' statement sizes (SQLite: 32 rows per statement, the rest
+      // in statements of 16, 8, 4, 2 and 1 rows).
+      for (const size of [1, 2, 13, 31, 32, 33, 63, 70]) {
         const batch = Array.from({ length: size }, (_, i) =>
           entry(account, {
             created_at: T0 + size * 1000 + i,

@@ -52,6 +52,12 @@ export function createOutbox(db: SqliteDatabase): Outbox {
      WHERE rule_id IS NOT NULL OR EXISTS (SELECT 1 FROM json_each(events) WHERE value = @type)
      ORDER BY id`,
   );
+  // Most accounts have no destination at all. The query above still costs about 10 us (its
+  // named parameters, its plan's json_each set-up); this probe of the same index, about 2.
+  const anyDestination = db.prepare(
+    `SELECT 1 FROM webhook_destinations
+     WHERE account_id = ? AND environment = ? AND deleted_at IS NULL AND enabled = 1 LIMIT 1`,
+  );
   const liveDestination = db.prepare(
     "SELECT 1 FROM webhook_destinations WHERE id = ? AND deleted_at IS NULL AND enabled = 1",
   );
@@ -96,6 +102,11 @@ export function createOutbox(db: SqliteDatabase): Outbox {
 
   return {
     enqueue(timer, events, now) {
+      if (
+        events.length === 0 ||
+        anyDestination.get(timer.account_id, timer.environment) === undefined
+      )
+        return;
       for (const event of events) {
         const to = targets.all({
           account_id: timer.account_id,
