@@ -56,6 +56,10 @@ async function entries(cache: string): Promise<number> {
   return value!;
 }
 
+async function bytesOf(cache: string): Promise<number | undefined> {
+  return parse(await metrics.metrics()).get(`tminus_cache_bytes{cache="${cache}"}`);
+}
+
 /** The largest value the gauge showed while `steps` ran, read after each step. */
 async function peak(cache: string, steps: Array<() => Promise<unknown>>): Promise<number> {
   let most = 0;
@@ -88,6 +92,7 @@ describe("cache bounds (config.caches)", () => {
     );
     expect(most).toBeGreaterThan(0);
     expect(most).toBeLessThanOrEqual(3);
+    expect(await bytesOf("viewer_events")).toBe(64);
   });
 
   it("timers: ten timers read, at most caches.timers kept", async () => {
@@ -114,6 +119,7 @@ describe("cache bounds (config.caches)", () => {
     );
     expect(most).toBeGreaterThan(0);
     expect(most).toBeLessThanOrEqual(3);
+    expect(await bytesOf("viewer_events")).toBe(64);
   });
 
   it("viewer events: twenty recipients of a personalized timer, at most caches.viewer_events kept", async () => {
@@ -123,6 +129,8 @@ describe("cache bounds (config.caches)", () => {
       type: "personalized",
       personalization: { source: "deadline" },
     });
+    // Memory taken at start: 8 slots of 8 bytes for a bound of 3, full or empty.
+    expect(await bytesOf("viewer_events")).toBe(64);
     const most = await peak(
       "viewer_events",
       Array.from(
@@ -135,11 +143,14 @@ describe("cache bounds (config.caches)", () => {
     );
     expect(most).toBeGreaterThan(0);
     expect(most).toBeLessThanOrEqual(3);
+    expect(await bytesOf("viewer_events")).toBe(64);
   });
 
   it("analytics: viewers remembered as written stay at most caches.analytics_viewers", async () => {
     const key = await s.key("production", "analytics-owner");
     const id = await published(key, fixedTimer({ name: "Seen" }));
+    // 8 slots of 16 bytes (fingerprint and hours) for a bound of 5, full or empty.
+    expect(await bytesOf("analytics_viewers_written")).toBe(128);
     const most = await peak(
       "analytics_viewers_written",
       Array.from({ length: 12 }, (_, i) => async () => {
@@ -151,6 +162,7 @@ describe("cache bounds (config.caches)", () => {
     );
     expect(most).toBeGreaterThan(0);
     expect(most).toBeLessThanOrEqual(5);
+    expect(await bytesOf("analytics_viewers_written")).toBe(128);
   });
 });
 

@@ -48,7 +48,8 @@ export interface RenderFigures {
 
 /**
  * One in-memory cache of a handler as the metrics see it: a fixed name (never request input),
- * its entries now, and its bytes when it is bounded in bytes.
+ * its entries now, and its bytes when they are known: those it holds when it is bounded in bytes,
+ * or the fixed size of one whose memory is allocated at creation.
  */
 export interface CacheFigure {
   cache: string;
@@ -277,7 +278,7 @@ export function createMetrics(options: MetricsOptions = {}): TminusMetrics {
   add(
     collectedMetric(
       "tminus_cache_bytes",
-      "Bytes kept in each in-memory cache bounded in bytes, by cache.",
+      "Bytes kept in each in-memory cache bounded in bytes or allocated at its bound, by cache.",
       "gauge",
       () => cacheSamples((c) => c.bytes),
     ),

@@ -394,9 +394,13 @@ export function createPublicRoutes(deps: {
         { cache: "images", entries: images.size, bytes: images.bytes },
         { cache: "stills", entries: still.entries, bytes: still.bytes },
         { cache: "first_views", entries: firstViews.size },
-        { cache: "viewer_events", entries: viewerEvents.size },
+        { cache: "viewer_events", entries: viewerEvents.size, bytes: viewerEvents.bytes },
         { cache: "analytics_pending", entries: counted.pending },
-        { cache: "analytics_viewers_written", entries: counted.written },
+        {
+          cache: "analytics_viewers_written",
+          entries: counted.written,
+          bytes: counted.writtenBytes,
+        },
       ];
     },
     /** Draws an image on the same threads (the dashboard's unpublished previews). */

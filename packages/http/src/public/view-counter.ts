@@ -9,6 +9,7 @@ import type {
   TimerRecord,
 } from "@tminus/store";
 import { createBatchWriter } from "../batch-writer";
+import { createFingerprintTable } from "../fingerprint-table";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -47,8 +48,11 @@ export interface ViewCounter {
   count(view: CountedView): void;
   /** Resolves once every view counted before the call is in the store (or its write failed). */
   flush(): Promise<void>;
-  /** Entries held now, for the metrics: counted and not yet written, and viewers remembered as written. */
-  sizes(): { pending: number; written: number };
+  /**
+   * Entries held now, for the metrics: counted and not yet written, and viewers remembered as
+   * written, with the bytes of the latter (fixed at creation).
+   */
+  sizes(): { pending: number; written: number; writtenBytes: number };
 }
 
 /**
@@ -71,7 +75,8 @@ export function createViewCounter(
 ): ViewCounter {
   let counts = new Map<string, RenderViewCount>();
   let marks = new Map<string, Mark>();
-  const written = new Map<string, number>();
+  // Fingerprints, not strings: a fixed 16 bytes per slot whatever the keys (fingerprint-table.ts).
+  const written = createFingerprintTable(maxWritten, { withValues: true });
   const salts = new Map<number, Promise<string>>();
 
   const saltOf = (day: number): Promise<string> => {
@@ -116,10 +121,8 @@ export function createViewCounter(
       });
     }
     await store.recordRenderViews({ counts: batchCounts, viewers });
-    for (const [key, hours] of remember) {
-      if (written.size >= maxWritten && !written.has(key)) written.clear();
-      written.set(key, hours);
-    }
+    // Past `maxWritten` a new key starts the table over.
+    for (const [key, hours] of remember) written.set(key, hours);
   };
 
   const batches = createBatchWriter(() => {
@@ -162,7 +165,11 @@ export function createViewCounter(
       batches.added(counts.size + marks.size >= BATCH_MAX);
     },
     flush: batches.flush,
-    sizes: () => ({ pending: counts.size + marks.size, written: written.size }),
+    sizes: () => ({
+      pending: counts.size + marks.size,
+      written: written.size,
+      writtenBytes: written.bytes,
+    }),
   };
 }
 

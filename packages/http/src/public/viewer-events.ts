@@ -1,6 +1,7 @@
 import { timerData, type ViewerContext } from "@tminus/core";
 import type { Store, TimerRecord } from "@tminus/store";
 import { VIEWER_RECHECK_MS, viewerEndAt, viewerEvent } from "@tminus/webhooks";
+import { createFingerprintTable } from "../fingerprint-table";
 
 /** (timer, viewer) pairs remembered as offered to the store; cleared when full. */
 const SEEN_MAX = 50_000;
@@ -23,6 +24,8 @@ export interface ViewerEvents {
   close(): Promise<void>;
   /** (timer, recipient) pairs remembered as offered now, for the metrics. */
   readonly size: number;
+  /** Bytes that memory takes, fixed at creation (for the metrics). */
+  readonly bytes: number;
 }
 
 /**
@@ -39,13 +42,15 @@ export function createViewerEvents(
   onError: (error: unknown, requestId: string) => void,
   maxSeen = SEEN_MAX,
 ): ViewerEvents {
-  const seen = new Set<string>();
+  // Fingerprints, not strings: a fixed 8 bytes per slot whatever the keys (fingerprint-table.ts).
+  const seen = createFingerprintTable(maxSeen);
   const pending = new Set<Promise<unknown>>();
 
   return {
     get size() {
       return seen.size;
     },
+    bytes: seen.bytes,
     observe({ timer, viewer, recipient, now, baseUrl }) {
       if (maxPerTimerDay === 0 || viewer === undefined) return;
       const { definition } = timerData(timer);
@@ -62,8 +67,8 @@ export function createViewerEvents(
       } else return;
       const memo = `${timer.id}|${key}`;
       if (seen.has(memo)) return;
-      if (seen.size >= maxSeen) seen.clear();
-      seen.add(memo);
+      // Past `maxSeen` a new pair starts the table over.
+      seen.set(memo);
       const endsAt = viewerEndAt(timer, viewer, now);
       const offer = store
         .recordViewerStart({
