@@ -253,9 +253,15 @@ describe("identical requests in flight share one render", () => {
 });
 
 /** Keeps this process's event loop (the server's too) busy in 80 ms turns for `ms`. */
-async function saturate(ms: number): Promise<void> {
+async function saturate(ms: number, until?: Promise<unknown>): Promise<void> {
   const end = Date.now() + ms;
-  while (Date.now() < end) {
+  let settled = false;
+  void until?.finally(() => {
+    settled = true;
+  });
+  // With `until`: at least `ms`, and on until it settles, so the requests it waits for are
+  // answered while the loop is still slow (not after a calm half second ended the window).
+  while (Date.now() < end || (until !== undefined && !settled)) {
     const turn = Date.now() + 80;
     while (Date.now() < turn) {
       // busy: one long turn of the loop
@@ -324,12 +330,14 @@ describe("load shedding when the event loop is overloaded", () => {
       // A slow loop busy with traffic: images asked by 64 clients in another process.
       const traffic = await imageTraffic(`${shedding.url}/t/${id}/countdown.gif`);
       await saturate(1500);
-      const [page, embed, status, gif] = await Promise.all([
+      const answers = Promise.all([
         fetch(`${shedding.url}/t/${id}`),
         fetch(`${shedding.url}/t/${id}/embed`),
         shedding.call("GET", `/api/v1/timers/${id}/status`, { key }),
         get(`${shedding.url}/t/${id}/countdown.gif`),
       ]);
+      await saturate(0, answers);
+      const [page, embed, status, gif] = await answers;
       // Outside /api/v1 (not in the OpenAPI document, like render_unavailable): the envelope.
       for (const shed of [page, embed]) {
         expect(shed.status).toBe(503);
