@@ -21,9 +21,53 @@ export function parseRouteInput(
   query: URLSearchParams,
 ): RouteInput {
   return {
-    params: route.params ? parseValues(route.params.shape, params) : {},
+    params: route.params ? parsePathValues(route.params.shape, params) : {},
     query: route.query ? parseQuery(route.query, query) : {},
   };
+}
+
+/** Path values a parameter schema accepted, and what it made of them, kept per schema. */
+const acceptedPaths = new WeakMap<z.ZodType, Map<string, string | number | boolean>>();
+/** Values kept per schema at most; a full memo starts over (ids, so few repeat for long). */
+const ACCEPTED_MAX = 1024;
+
+/**
+ * parseValues for path parameters, remembering what each schema made of a value it accepted:
+ * clients ask about the same few ids over and over (a status poll), and a schema's answer to
+ * a value never changes (no schema here reads anything but its input). Only primitive
+ * results are kept, so no caller can change a remembered one; refusals always run the schema,
+ * so their errors are built as before.
+ */
+function parsePathValues(
+  shape: Record<string, z.ZodType>,
+  values: Record<string, string>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(shape)) {
+    const schema = shape[name]!;
+    const raw = values[name];
+    let accepted = acceptedPaths.get(schema);
+    const hit = raw === undefined ? undefined : accepted?.get(raw);
+    if (hit !== undefined) {
+      out[name] = hit;
+      continue;
+    }
+    const parsed = parseValues({ [name]: schema }, values);
+    const value = parsed[name];
+    if (
+      raw !== undefined &&
+      (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    ) {
+      if (!accepted) {
+        accepted = new Map();
+        acceptedPaths.set(schema, accepted);
+      }
+      if (accepted.size >= ACCEPTED_MAX) accepted.clear();
+      accepted.set(raw, value);
+    }
+    if (name in parsed) out[name] = value;
+  }
+  return out;
 }
 
 /**

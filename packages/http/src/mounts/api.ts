@@ -5,6 +5,9 @@ import type { Mount } from "../pipeline/mount";
 import { toErrorResponse, toResponse } from "../pipeline/respond";
 import type { ApiRequest, ApiResponse } from "../transport/exchange";
 
+// Built once: a template literal in the check would be built again on every request.
+const UNDER_API = `${API_PREFIX}/`;
+
 /** Response header of requests made with a rolled key: when the key stops working. */
 export const KEY_EXPIRES_HEADER = "tminus-key-expires-at";
 
@@ -26,7 +29,7 @@ export interface ApiMountOptions {
 /** `/api/v1`: the key's requests through the pipeline, answered in the envelope. */
 export function apiMount(options: ApiMountOptions): Mount {
   return {
-    handles: (path) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`),
+    handles: (path) => path === API_PREFIX || path.startsWith(UNDER_API),
     handle: async (req, context) => {
       const { requestId } = context;
       const trace: RouteTrace = {};

@@ -17,6 +17,9 @@ import type { RequestLog } from "../request-log";
 import type { ApiRequest } from "../transport/exchange";
 import { clientFaultOf } from "./respond";
 
+// Built once: a template literal in the check would be built again on every request.
+const UNDER_API = `${API_PREFIX}/`;
+
 /** One call of an `/api/v1` operation, from the network or from inside the process. */
 export interface RouteCall {
   /** The request; its path is the full one (`/api/v1/timers/...`) below the mount prefix. */
@@ -83,7 +86,7 @@ export function createRoutePipeline(parts: PipelineParts): {
     const metered = call.metered ?? true;
     const started = call.started ?? performance.now();
     try {
-      if (req.path !== API_PREFIX && !req.path.startsWith(`${API_PREFIX}/`)) {
+      if (req.path !== API_PREFIX && !req.path.startsWith(UNDER_API)) {
         throw new ApiError("not_found", `no route for ${req.method} ${req.path}`);
       }
       const auth = call.caller

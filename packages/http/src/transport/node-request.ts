@@ -21,7 +21,10 @@ export class NodeApiRequest implements ApiRequest {
     readonly path: string,
     private readonly search: string,
   ) {
-    this.method = (req.method ?? "GET").toUpperCase();
+    const method = req.method ?? "GET";
+    // Node's parser names methods in capitals already; a stand-in request (Fastify's `inject`)
+    // may not.
+    this.method = method === "GET" ? method : method.toUpperCase();
   }
 
   get query(): URLSearchParams {

@@ -47,6 +47,25 @@ describe("path parameters", () => {
     );
   });
 
+  it("answers a path id it has seen before as it did the first time", () => {
+    for (let round = 0; round < 3; round++) {
+      expect(parse(rule, { timer_id: ID, rule_id: ID.toLowerCase() }).params).toEqual({
+        timer_id: ID.toLowerCase(),
+        rule_id: ID.toLowerCase(),
+      });
+      expect(errorOf(() => parse(rule, { timer_id: `${ID}0`, rule_id: ID })).code).toBe(
+        "invalid_timer_id",
+      );
+    }
+    // More ids than are remembered (the memo starts over): still the schema's answers.
+    const ids = Array.from({ length: 1500 }, (_, i) =>
+      `0B6C3C1E-3F0A-4D5E-9A43-${i.toString(16).padStart(12, "0")}`.toUpperCase(),
+    );
+    for (const id of [...ids, ...ids]) {
+      expect(parse(rule, { timer_id: id, rule_id: ID }).params.timer_id).toBe(id.toLowerCase());
+    }
+  });
+
   it("checks the path before the query", () => {
     const route = { params: timerPath, query: listQuery({}) };
     expect(errorOf(() => parse(route, { timer_id: "abc" }, "limit=0")).code).toBe(
