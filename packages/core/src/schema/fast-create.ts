@@ -22,28 +22,15 @@ import {
   type TimerDefinition,
 } from "./timer";
 
+/** Fields every timer type takes. */
+const COMMON_KEYS = ["type", "name", "timezone", "metadata", "look", "ended"];
 const FIXED_KEYS = new Set([
-  "type",
-  "name",
-  "timezone",
-  "metadata",
-  "look",
-  "ended",
+  ...COMMON_KEYS,
   "deadline_at",
   "deadline_local",
   "allow_viewer_timezone",
 ]);
-const DURATION_KEYS = new Set([
-  "type",
-  "name",
-  "timezone",
-  "metadata",
-  "look",
-  "ended",
-  "duration_seconds",
-  "not_after",
-  "start_on",
-]);
+const DURATION_KEYS = new Set([...COMMON_KEYS, "duration_seconds", "not_after", "start_on"]);
 
 // Its own instance of the union's metadata schema: same rules, same output.
 const metadataSchema: z.ZodType<Record<string, string>> = metadataField();
