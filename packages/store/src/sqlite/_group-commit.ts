@@ -19,10 +19,6 @@ interface Pending {
  * gets company: its writes never wait.)
  */
 const BUSY_WITHIN_MS = 2;
-/** How long such a batch waits at most... */
-const WINDOW_MS = 1;
-/** ...or until this many jobs wait. */
-const WINDOW_MAX_JOBS = 64;
 
 /**
  * Group commit: every write job queued in one event-loop turn runs in ONE immediate
@@ -34,11 +30,11 @@ const WINDOW_MAX_JOBS = 64;
  * batch runs them again.
  *
  * Under concurrent writes (the last commit held several jobs and ended less than
- * BUSY_WITHIN_MS ago) a batch waits WINDOW_MS for company before it commits, or until
- * WINDOW_MAX_JOBS jobs wait:
+ * BUSY_WITHIN_MS ago) a batch waits one more turn of the event loop before it commits, so the
+ * requests already waiting in the sockets join it:
  * a commit costs about twice a create's own work, and without the wait each turn of the event
- * loop committed the one or two creates that had arrived in it (bench/README.md, "Why the two
- * benches differ"). A lone write, and a client writing one at a time, commit in the same turn
+ * loop committed the one or two creates that had arrived in it (bench/README.md, "Creates
+ * with an Idempotency-Key"). A lone write, and a client writing one at a time, commit in the same turn
  * as before. A job still resolves only after its commit.
  */
 export function groupCommit(
@@ -50,11 +46,10 @@ export function groupCommit(
 ): GroupWrite {
   let queue: Pending[] = [];
   let scheduled = false;
-  let window: ReturnType<typeof setTimeout> | null = null;
   let lastCommitEnd = Number.NEGATIVE_INFINITY;
   let lastCommitJobs = 0;
-  // Set while a batch waits (or waited, then filled up): for onCommit.
-  let windowed = false;
+  // Set while a batch waits its extra turn: for onCommit.
+  let waiting = false;
   // Fast path: the whole batch in one transaction without per-job savepoints (they cost as
   // much as the jobs). If any job throws, the batch rolls back and every job reruns in its
   // own transaction, so one failing job never takes the others with it.
@@ -68,12 +63,8 @@ export function groupCommit(
   const flush = () => {
     if (!scheduled) return;
     scheduled = false;
-    const waited = windowed;
-    windowed = false;
-    if (window !== null) {
-      clearTimeout(window);
-      window = null;
-    }
+    const waited = waiting;
+    waiting = false;
     const jobs = queue;
     queue = [];
     lastCommitJobs = jobs.length;
@@ -108,17 +99,14 @@ export function groupCommit(
       if (!scheduled) {
         scheduled = true;
         if (lastCommitJobs > 1 && performance.now() - lastCommitEnd < BUSY_WITHIN_MS) {
-          windowed = true;
-          window = setTimeout(flush, WINDOW_MS);
+          waiting = true;
+          // One more turn of the loop: its poll phase takes in the requests already waiting.
+          setImmediate(() => setImmediate(flush));
         } else {
           // setImmediate runs after the poll phase: every request that arrived in this turn of
           // the event loop has queued its writes by then.
           setImmediate(flush);
         }
-      } else if (window !== null && queue.length >= WINDOW_MAX_JOBS) {
-        clearTimeout(window);
-        window = null;
-        setImmediate(flush);
       }
     });
 
