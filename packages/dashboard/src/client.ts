@@ -258,16 +258,23 @@ function dashboardClient(): void {
   };
 
   // On a narrow screen the preview sticks to the top: a field that gets the focus under it is
-  // scrolled down into sight.
+  // scrolled down into sight, and so is the focused field when the preview grows over it (its
+  // new image arrives after the focus moved).
   const preview = document.querySelector<HTMLElement>(".builder .preview");
-  builder.addEventListener("focusin", (event) => {
-    const field = event.target as HTMLElement;
+  const uncover = (field: HTMLElement) => {
     if (!preview || getComputedStyle(preview).position !== "sticky") return;
     const cover = preview.getBoundingClientRect();
     const box = field.getBoundingClientRect();
     if (cover.bottom <= 0 || box.top >= cover.bottom + 8 || box.bottom <= cover.top) return;
     window.scrollBy({ top: box.top - cover.bottom - 16, behavior: "instant" });
-  });
+  };
+  builder.addEventListener("focusin", (event) => uncover(event.target as HTMLElement));
+  if (preview && typeof ResizeObserver === "function") {
+    new ResizeObserver(() => {
+      const field = document.activeElement;
+      if (field instanceof HTMLElement && builder.contains(field)) uncover(field);
+    }).observe(preview);
+  }
 
   builder.addEventListener("input", (event) => {
     if (event.target === zone) followZone();
