@@ -52,10 +52,15 @@ function start(args) {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
+    let listening = false;
     child.stdout.on("data", (c) => {
+      if (listening) return; // request lines: read and dropped, never kept
       out += c;
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
+      if (m) {
+        listening = true;
+        resolve({ child, url: m[1] });
+      }
     });
     child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });

@@ -60,10 +60,15 @@ async function serve() {
   );
   const url = await new Promise((resolve, reject) => {
     let out = "";
+    let listening = false;
     child.stdout.on("data", (c) => {
+      if (listening) return; // request lines: read and dropped, never kept
       out += c;
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
+      if (m) {
+        listening = true;
+        resolve(m[1]);
+      }
     });
     child.once("exit", (code) => reject(new Error(`serve exited ${code}`)));
   });

@@ -78,10 +78,15 @@ async function start(name, cli) {
   );
   const url = await new Promise((resolve, reject) => {
     let out = "";
+    let listening = false;
     child.stdout.on("data", (c) => {
+      if (listening) return; // request lines: read and dropped, never kept
       out += c;
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
+      if (m) {
+        listening = true;
+        resolve(m[1]);
+      }
     });
     child.once("exit", (code) => reject(new Error(`${name} exited ${code}`)));
   });

@@ -160,10 +160,18 @@ function serve() {
   );
   return new Promise((resolve, reject) => {
     let out = "";
+    let listening = false;
     child.stdout.on("data", (c) => {
+      // A request line per image follows the banner: read and dropped, never kept. (Kept, the
+      // text grew by every line and was flattened on every chunk: this process, the load
+      // generator, spent CPU on it beside the server it measures.)
+      if (listening) return;
       out += c;
       const api = /listening on (http:\/\/\S+)/.exec(out);
-      if (api) resolve({ child, url: api[1] });
+      if (api) {
+        listening = true;
+        resolve({ child, url: api[1] });
+      }
     });
     child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });

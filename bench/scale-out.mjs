@@ -149,10 +149,18 @@ function serve(db) {
   if (quota !== null) capCpu(child.pid);
   return new Promise((resolve, reject) => {
     let out = "";
+    let listening = false;
     child.stdout.on("data", (c) => {
+      // Request lines (one per request at the default level) are read and dropped: kept, the
+      // text grew by every line and was searched whole on every chunk, and this process spent
+      // a millisecond of CPU per request on it, beside the servers it measures.
+      if (listening) return;
       out += c;
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
+      if (m) {
+        listening = true;
+        resolve({ child, url: m[1] });
+      }
     });
     child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
