@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { uuidv7 } from "../packages/store/dist/index.js";
 import { sqliteStore } from "../packages/store/dist/sqlite.js";
 
 const { values } = parseArgs({
@@ -48,8 +49,10 @@ if (values.pragmas) db.exec(values.pragmas);
 const store = sqliteStore({ database: db });
 const T0 = Date.now();
 const account = await store.createAccount({ id: randomUUID(), name: "bench", plan: "p", now: T0 });
+// Timer and activity ids as the server makes them (UUIDv7, so new rows land at the ends of
+// their indexes); the Idempotency-Key is the client's, random.
 const input = () => {
-  const id = randomUUID();
+  const id = uuidv7(Date.now());
   return {
     timer: {
       id,
@@ -71,7 +74,7 @@ const input = () => {
       body: JSON.stringify({ data: timer, padding: "y".repeat(900) }),
     }),
     activity: {
-      id: randomUUID(),
+      id: uuidv7(Date.now()),
       timer_id: id,
       account_id: account.id,
       environment: "production",
@@ -84,7 +87,12 @@ const input = () => {
       created_at: T0,
     },
     events: [
-      { id: randomUUID(), type: "timer.created", occurred_at: T0, payload: (t) => ({ id: t.id }) },
+      {
+        id: uuidv7(Date.now()),
+        type: "timer.created",
+        occurred_at: T0,
+        payload: (t) => ({ id: t.id }),
+      },
     ],
     now: T0,
   };
