@@ -12,13 +12,13 @@
 //
 //   npx -y pnpm@10 build && node bench/creates-floor.mjs [--rounds 5] [--seconds 3]
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
+import { measured, median, startListening } from "./_measure.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -30,15 +30,6 @@ const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
 const here = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(here, "packages/cli/dist/cli.js");
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-}
-
 const dir = mkdtempSync(join(tmpdir(), "tminus-creates-floor-"));
 const config = join(dir, "config.json");
 writeFileSync(
@@ -53,25 +44,15 @@ const key = JSON.parse(
     { encoding: "utf8" },
   ),
 );
-const server = spawn(
-  process.execPath,
-  [cli, "serve", "--port", "0", ...common, "--log-format", "json"],
-  { stdio: ["ignore", "pipe", "inherit"] },
-);
-const url = await new Promise((ok, fail) => {
-  let out = "";
-  const read = (c) => {
-    out += c;
-    const m = /listening on (http:\/\/\S+)/.exec(out);
-    if (m) {
-      server.stdout.off("data", read);
-      server.stdout.resume(); // request lines: read and dropped
-      ok(m[1]);
-    }
-  };
-  server.stdout.on("data", read);
-  server.once("exit", (code) => fail(new Error(`server exited ${code}: ${out}`)));
-});
+const { child: server, url } = await startListening([
+  cli,
+  "serve",
+  "--port",
+  "0",
+  ...common,
+  "--log-format",
+  "json",
+]);
 const child = spawn(
   process.execPath,
   [join(here, "bench/_store-creates-child.mjs"), join(dir, "store.db"), "16"],
@@ -86,37 +67,20 @@ const storeRound = async (s) => {
 };
 
 let id = 0;
-const tminusRound = async (s) => {
-  const idleFrom = cpuMicros(server.pid);
-  const idleStart = performance.now();
-  await new Promise((ok) => setTimeout(ok, 1000));
-  const idleRate = (cpuMicros(server.pid) - idleFrom) / (performance.now() - idleStart);
-  const before = cpuMicros(server.pid);
-  const started = performance.now();
-  const run = id++;
-  const result = await new Promise((ok, fail) =>
-    autocannon(
-      {
-        url: `${url}/api/v1/timers`,
-        method: "POST",
-        connections: 16,
-        duration: s,
-        headers: {
-          authorization: `Bearer ${key.secret}`,
-          "content-type": "application/json",
-          "idempotency-key": `r${run}-[<id>]`,
-        },
-        body: JSON.stringify({ name: "Bench", type: "fixed", deadline_at: "2030-01-01T00:00:00Z" }),
-        idReplacement: true,
-      },
-      (e, r) => (e ? fail(e) : ok(r)),
-    ),
-  );
-  const used = cpuMicros(server.pid) - before - idleRate * (performance.now() - started);
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`creates: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rate: result.requests.average, cpu: used / result.requests.total };
-};
+const tminusRound = (s) =>
+  measured(server.pid, {
+    url: `${url}/api/v1/timers`,
+    method: "POST",
+    connections: 16,
+    duration: s,
+    headers: {
+      authorization: `Bearer ${key.secret}`,
+      "content-type": "application/json",
+      "idempotency-key": `r${id++}-[<id>]`,
+    },
+    body: JSON.stringify({ name: "Bench", type: "fixed", deadline_at: "2030-01-01T00:00:00Z" }),
+    idReplacement: true,
+  });
 
 console.log(
   `load ${loadavg()

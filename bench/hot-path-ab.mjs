@@ -11,13 +11,13 @@
 //
 //   node bench/hot-path-ab.mjs --baseline /tmp/base [--rounds 7] [--seconds 3]
 //                              [--connections 16] [--log-level info|warn] [--skip-creates]
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
+import { load, measured, median, startListening as start } from "./_measure.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -39,58 +39,8 @@ const builds = {
   B: join(here, "packages/cli/dist/cli.js"),
 };
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const load = (opts) =>
-  new Promise((ok, fail) =>
-    autocannon({ connections, duration, ...opts }, (e, r) => (e ? fail(e) : ok(r))),
-  );
-
-/** A server process, resolved once it prints where it listens. */
-function start(args) {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((ok, fail) => {
-    let out = "";
-    let listening = false;
-    child.stdout.on("data", (c) => {
-      if (listening) return; // request lines: read and dropped
-      out += c;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        listening = true;
-        ok({ child, url: m[1] });
-      }
-    });
-    child.once("exit", (code) => fail(new Error(`server exited ${code}: ${out}`)));
-  });
-}
-
-/** CPU time (user + system, all threads) of a process so far, in µs (Linux). */
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-}
-/**
- * CPU per request over one load, less what the process spends idle (its timers, the webhook
- * worker's polls, render threads): measured for a second just before, at the same rate for
- * the load's length. On a busy machine a load may get few requests through, and then the idle
- * part would be most of the figure.
- */
-async function measured(pid, opts) {
-  const idleFrom = cpuMicros(pid);
-  const idleStart = performance.now();
-  await new Promise((ok) => setTimeout(ok, 1000));
-  const idleRate = (cpuMicros(pid) - idleFrom) / (performance.now() - idleStart);
-  const before = cpuMicros(pid);
-  const started = performance.now();
-  const result = await load(opts);
-  const used = cpuMicros(pid) - before - idleRate * (performance.now() - started);
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${opts.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rate: result.requests.average, cpu: used / result.requests.total };
-}
+/** Autocannon's options for a load: this run's connections and length, unless given. */
+const withRun = (opts) => ({ connections, duration, ...opts });
 
 const dir = mkdtempSync(join(tmpdir(), "tminus-ab-"));
 const config = join(dir, "config.json");
@@ -167,24 +117,24 @@ console.log(
     .join(" ")}; ` +
     `${rounds} rounds x ${duration} s, ${connections} connections, log level ${values["log-level"]}\n`,
 );
-for (const name of ["A", "B"]) await load({ ...status(name), duration: 2 });
-await load({ url: `${bare.url}/`, duration: 2 });
+for (const name of ["A", "B"]) await load(withRun({ ...status(name), duration: 2 }));
+await load(withRun({ url: `${bare.url}/`, duration: 2 }));
 
 const figures = { bare: [], A: [], B: [], cA: [], cB: [], rA: [], rB: [], crA: [], crB: [] };
 for (let r = 0; r < rounds; r++) {
   const order = r % 2 ? ["B", "A"] : ["A", "B"];
-  const b = await measured(bare.child.pid, { url: `${bare.url}/` });
+  const b = await measured(bare.child.pid, withRun({ url: `${bare.url}/` }));
   figures.bare.push(b.cpu);
   const line = [`round ${r + 1}: bare ${b.cpu.toFixed(1)} us`];
   for (const name of order) {
-    const s = await measured(servers[name].child.pid, status(name));
+    const s = await measured(servers[name].child.pid, withRun(status(name)));
     figures[name].push(s.cpu);
     figures[`r${name}`].push(s.rate);
     line.push(`status ${name} ${s.cpu.toFixed(1)} us (${s.rate.toFixed(0)}/s)`);
   }
   if (!values["skip-creates"]) {
     for (const name of order) {
-      const c = await measured(servers[name].child.pid, creates(name));
+      const c = await measured(servers[name].child.pid, withRun(creates(name)));
       figures[`c${name}`].push(c.cpu);
       figures[`cr${name}`].push(c.rate);
       line.push(`create ${name} ${c.cpu.toFixed(1)} us (${c.rate.toFixed(0)}/s)`);

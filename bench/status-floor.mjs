@@ -13,13 +13,13 @@
 //
 //   npx -y pnpm@10 build && node bench/status-floor.mjs [--rounds 7] [--seconds 3]
 //     [--connections 16]
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
+import { load, measured, median, startListening as start } from "./_measure.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -31,57 +31,10 @@ const { values } = parseArgs({
 const rounds = Number(values.rounds);
 const duration = Number(values.seconds);
 const connections = Number(values.connections);
+/** Autocannon's options for a server's load: this run's connections and length. */
+const withRun = (opts) => ({ connections, duration, ...opts });
 const here = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(here, "packages/cli/dist/cli.js");
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const load = (opts) =>
-  new Promise((ok, fail) =>
-    autocannon({ connections, duration, ...opts }, (e, r) => (e ? fail(e) : ok(r))),
-  );
-
-/** A server process, resolved once it prints where it listens; its later output is dropped. */
-function start(args) {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((ok, fail) => {
-    let out = "";
-    let listening = false;
-    child.stdout.on("data", (c) => {
-      if (listening) return;
-      out += c;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        listening = true;
-        ok({ child, url: m[1] });
-      }
-    });
-    child.once("exit", (code) => fail(new Error(`server exited ${code}: ${out}`)));
-  });
-}
-
-/** CPU time (user + system, all threads) of a process so far, in µs (Linux). */
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-}
-
-/** CPU per request over one load, less the process's idle CPU measured just before. */
-async function measured(pid, opts) {
-  const idleFrom = cpuMicros(pid);
-  const idleStart = performance.now();
-  await new Promise((ok) => setTimeout(ok, 1000));
-  const idleRate = (cpuMicros(pid) - idleFrom) / (performance.now() - idleStart);
-  const before = cpuMicros(pid);
-  const started = performance.now();
-  const result = await load(opts);
-  const used = cpuMicros(pid) - before - idleRate * (performance.now() - started);
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${opts.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rate: result.requests.average, cpu: used / result.requests.total };
-}
 
 const dir = mkdtempSync(join(tmpdir(), "tminus-floor-"));
 const config = join(dir, "config.json");
@@ -136,7 +89,7 @@ console.log(
     .map((x) => x.toFixed(1))
     .join(" ")}; ${rounds} rounds x ${duration} s, ${connections} connections\n`,
 );
-for (const name of names) await load({ ...servers[name].load, duration: 2 });
+for (const name of names) await load(withRun({ ...servers[name].load, duration: 2 }));
 
 const cpu = Object.fromEntries(names.map((n) => [n, []]));
 const rate = Object.fromEntries(names.map((n) => [n, []]));
@@ -144,7 +97,7 @@ for (let r = 0; r < rounds; r++) {
   const order = names.map((_, i) => names[(i + r) % names.length]);
   const line = [];
   for (const name of order) {
-    const m = await measured(servers[name].child.pid, servers[name].load);
+    const m = await measured(servers[name].child.pid, withRun(servers[name].load));
     cpu[name].push(m.cpu);
     rate[name].push(m.rate);
     line.push(`${name} ${m.cpu.toFixed(1)} us`);
