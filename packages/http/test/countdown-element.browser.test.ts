@@ -27,6 +27,8 @@ let host: Server;
 let hostUrl = "";
 let weekly: Timer;
 let key: Awaited<ReturnType<TestServer["key"]>>;
+/** Timers the shop page may show instead of the weekly one: `?timer={id}`. */
+const shown = new Map<string, Timer>();
 
 const published = (body: Record<string, unknown>): Promise<Timer> => createTimer(s, key, body);
 
@@ -44,7 +46,12 @@ function shopPage(t: Timer): string {
 }
 
 async function open(
-  options: { reducedMotion?: "reduce"; javaScriptEnabled?: boolean; width?: number } = {},
+  options: {
+    reducedMotion?: "reduce";
+    javaScriptEnabled?: boolean;
+    width?: number;
+    timer?: Timer;
+  } = {},
 ): Promise<{ page: Page; context: BrowserContext; requests: string[] }> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 390, height: 700 },
@@ -60,7 +67,7 @@ async function open(
     await page.clock.install({ time: LOAD - 1000 });
     await page.clock.pauseAt(LOAD);
   }
-  await page.goto(hostUrl);
+  await page.goto(options.timer ? `${hostUrl}?timer=${options.timer.id}` : hostUrl);
   return { page, context, requests };
 }
 
@@ -119,9 +126,10 @@ describe.skipIf(!chromiumAvailable)("<tminus-countdown> in Chromium", () => {
         dtstart: "2027-01-04T09:00",
       },
     });
-    host = createServer((_req, res) => {
+    host = createServer((req, res) => {
+      const id = new URL(req.url ?? "/", "http://host").searchParams.get("timer");
       res.writeHead(200, { "content-type": "text/html" });
-      res.end(shopPage(weekly));
+      res.end(shopPage((id && shown.get(id)) || weekly));
     });
     await new Promise<void>((r) => host.listen(0, "127.0.0.1", r));
     const addr = host.address();
@@ -240,6 +248,70 @@ describe.skipIf(!chromiumAvailable)("<tminus-countdown> in Chromium", () => {
           mkdirSync(SHOTS, { recursive: true });
           await page.screenshot({ path: join(SHOTS, `countdown-element-${width}.png`) });
         }
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it("fits a 390 px phone with the widest looks: long separators, many days, long labels", async () => {
+    s.setNow(LOAD);
+    const target = new Date(LOAD + 9_999 * 86_400_000).toISOString();
+    const looks = [
+      { separator: "WWW", font_size: 200 },
+      { separator: " : ", font: "mono", font_size: 120 },
+      { separator: "😀", locale: "de", font_size: 96 },
+      { separator: "Щ|Щ", font: "serif", font_size: 72, locale: "fi" },
+      {
+        separator: "%",
+        font_size: 64,
+        labels: {
+          days: "Wochentage",
+          hours: "Stundenzahl",
+          minutes: "Minutenzahl",
+          seconds: "Sekundenzahl",
+        },
+      },
+    ];
+    for (const look of looks) {
+      const timer = await published({ type: "fixed", name: "Wide", deadline_at: target, look });
+      shown.set(timer.id, timer);
+      const { page, context } = await open({ width: 390, timer });
+      try {
+        await waitForElement(page);
+        const fit = await page.evaluate(() => {
+          const root = document.querySelector("tminus-countdown")!.shadowRoot!;
+          const row = root.querySelector(".row")!.getBoundingClientRect();
+          return {
+            scroll: document.scrollingElement!.scrollWidth,
+            left: row.left,
+            right: row.right,
+            width: window.innerWidth,
+          };
+        });
+        expect({ look, ...fit }).toMatchObject({ scroll: 390 });
+        expect(fit.left).toBeGreaterThanOrEqual(0);
+        expect(fit.right).toBeLessThanOrEqual(390);
+        // A wider window gives the digits their room back; a narrower one shrinks them again.
+        const rowSize = () =>
+          page.evaluate(() => {
+            const row = document
+              .querySelector("tminus-countdown")!
+              .shadowRoot!.querySelector(".row")!;
+            return parseFloat(getComputedStyle(row).fontSize);
+          });
+        const narrow = await rowSize();
+        const shot = (width: number) =>
+          SHOTS && look === looks[0]
+            ? page.screenshot({ path: join(SHOTS, `countdown-element-wide-${width}.png`) })
+            : null;
+        await shot(390);
+        await page.setViewportSize({ width: 1280, height: 700 });
+        await expect.poll(rowSize).toBeGreaterThan(narrow);
+        await shot(1280);
+        await page.setViewportSize({ width: 390, height: 700 });
+        await expect.poll(rowSize).toBeCloseTo(narrow, 0);
+        expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBe(390);
       } finally {
         await context.close();
       }

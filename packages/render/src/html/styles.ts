@@ -2,7 +2,7 @@
 // that is the look's font_size where it fits and shrinks with the width where it
 // does not, so no look (7-digit days, a 3-character separator, 200 px digits) ever
 // makes a 390 px phone scroll sideways.
-import { formatParts, splitRemaining } from "@tminus/core";
+import { formatParts, type Look, splitRemaining } from "@tminus/core";
 import { luminance } from "../colors";
 import type { Countdown } from "./countdown";
 import { webFontCss, webFontFamily } from "./web-fonts";
@@ -15,12 +15,17 @@ const FONT_STACKS = {
   serif: 'Lora, Georgia, Cambria, "Times New Roman", Times, serif',
 } as const;
 
-// Widths in em, on the safe side for the three fonts and the system fonts shown before
-// them: tabular digits are 0.55-0.64 em wide.
-const DIGIT_EM = 0.66;
-const NARROW_EM = 0.35; // ":" "." and the like
-const OTHER_EM = 0.7;
-const WIDE_EM = 1; // CJK, emoji, anything outside Latin-1
+// Widths in em of bold text, on the safe side for the three served fonts and for the
+// system fonts shown before them or without them (measured in Chromium at weight 700):
+// DejaVu Sans's digits are 0.70 em wide and its W 1.10, DejaVu Serif's H 0.95, every
+// monospaced glyph 0.60, Cyrillic such as "Щ" up to 1.33, emoji about 1.04.
+const DIGIT_EM = 0.7;
+const MONO_EM = 0.62;
+const SPACE_EM = 0.6;
+const NARROW_EM = 0.46; // ":" "." "|" and the like
+const BROAD_EM = 1.13; // "W" "M" "m" "w" "%" "@" "Æ"
+const OTHER_EM = 0.95; // the rest of Latin-1
+const WIDE_EM = 1.35; // anything outside Latin-1: Cyrillic, CJK, emoji
 // Fixed pieces of the layout, in em of the digit size.
 const PANEL_PAD_X = 0.6;
 const GROUP_MIN = 1.4;
@@ -42,9 +47,12 @@ export function readableOn(background: string): string {
   return 1.05 / (l + 0.05) >= (l + 0.05) / 0.0625 ? "#FFFFFF" : "#111827";
 }
 
-function charEm(ch: string): number {
-  if (/[.:,;'|!·]/.test(ch) || ch === " ") return NARROW_EM;
-  return ch.codePointAt(0)! < 0x100 ? OTHER_EM : WIDE_EM;
+function charEm(ch: string, font: Look["font"]): number {
+  if (ch.codePointAt(0)! >= 0x100) return WIDE_EM;
+  if (font === "mono") return MONO_EM;
+  if (ch === " ") return SPACE_EM;
+  if (/[.:,;'|!·]/.test(ch)) return NARROW_EM;
+  return /[WMmw%@©®Ææ¼½¾]/.test(ch) ? BROAD_EM : OTHER_EM;
 }
 
 /**
@@ -60,7 +68,7 @@ export function rowWidthEm(c: Countdown): number {
   const sep =
     c.look.separator === ""
       ? GAP
-      : [...c.look.separator].reduce((w, ch) => w + charEm(ch), 2 * SEP_PAD);
+      : [...c.look.separator].reduce((w, ch) => w + charEm(ch, c.look.font), 2 * SEP_PAD);
   return parts.reduce(
     (w, p, i) => w + Math.max(GROUP_MIN, p.text.length * DIGIT_EM) + (i > 0 ? sep : 0),
     2 * PANEL_PAD_X,

@@ -41,6 +41,7 @@ class TminusCountdown extends Base {
   /** Server clock minus the page's clock, taken once from the answer. */
   private offset = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private panel: HTMLElement | null = null;
   private row: HTMLElement | null = null;
   private endedEl: HTMLElement | null = null;
   private live: HTMLElement | null = null;
@@ -49,8 +50,10 @@ class TminusCountdown extends Base {
   private shownUnits: TimeUnit[] = [];
   private reduced: MediaQueryList | null = null;
   private started = false;
+  private readonly refit = (): void => this.fit();
 
   connectedCallback(): void {
+    window.addEventListener("resize", this.refit);
     if (this.started) {
       if (this.data) this.tick();
       return;
@@ -61,6 +64,7 @@ class TminusCountdown extends Base {
 
   disconnectedCallback(): void {
     clearTimeout(this.timer);
+    window.removeEventListener("resize", this.refit);
   }
 
   private async load(): Promise<void> {
@@ -135,6 +139,7 @@ class TminusCountdown extends Base {
     live.setAttribute("aria-atomic", "true");
     panel.append(row, ended, live);
     root.append(style, panel);
+    this.panel = panel;
     this.row = row;
     this.endedEl = ended;
     this.live = live;
@@ -180,6 +185,26 @@ class TminusCountdown extends Base {
       });
     }
     setText(this.live, spokenRemaining(ended ? 0 : total, look, data.endedText));
+    this.fit();
+  }
+
+  /**
+   * Shrinks the digits until the row fits the panel. The look's size (or 8vw) fits four
+   * two-digit units on a phone, but a three-character separator, a five-digit day count or
+   * long labels would make the page scroll sideways. Measured, not estimated: the page's
+   * fonts are the host's to choose. Reset first, so a wider window gets the full size back.
+   */
+  private fit(): void {
+    const { row, panel } = this;
+    if (!row || !panel || row.hidden) return;
+    row.style.fontSize = "";
+    const box = getComputedStyle(panel);
+    const room = panel.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
+    // Labels keep a 12 px floor, so one scaling step may fall short: at most a few.
+    for (let i = 0; i < 4 && row.scrollWidth > room; i++) {
+      const size = parseFloat(getComputedStyle(row).fontSize);
+      row.style.fontSize = `${Math.max(8, Math.floor((size * room * 100) / row.scrollWidth) / 100)}px`;
+    }
   }
 }
 
