@@ -14,7 +14,7 @@ import { html, type SafeHtml } from "../html";
 import { csrfField, page } from "../layout";
 import { pngSize, sampleViewer } from "../preview";
 import { htmlResponse, jsonResponse } from "../responses";
-import { defaultAlt } from "../share-options";
+import { defaultAlt, shareOptionsOf } from "../share-options";
 import { personalOf, shareSnippets } from "../snippets";
 import { TYPE_NAMES, typeName } from "../words";
 import { zoneTime } from "../zone-time";
@@ -132,7 +132,18 @@ async function emailSnippet(
   const { definition } = at;
   const size = await emailImageSize(definition, deps);
   const personal = personalOf(definition);
-  const [first] = shareSnippets({ ...t, urls: t.urls, ...size, alt: defaultAlt(at), personal });
+  // The panel's defaults: 600 px, Mailchimp, the dark picture when the look has a dark variant.
+  const share = shareOptionsOf(new URLSearchParams(), size.width, {
+    dark: definition.look.dark !== null,
+  });
+  const [first] = shareSnippets({
+    ...t,
+    urls: t.urls,
+    ...size,
+    alt: defaultAlt(at),
+    share,
+    personal,
+  });
   return first?.code ?? null;
 }
 

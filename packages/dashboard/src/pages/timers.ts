@@ -12,7 +12,7 @@ import { lookPreset, withPreset } from "../look-presets";
 import { previewImage } from "../preview";
 import { htmlResponse, redirect } from "../responses";
 import { LOOK_NAME_MAX, lookOf, savedLooks, withSavedLook } from "../saved-looks";
-import { defaultAlt, shareOptionsOf } from "../share-options";
+import { defaultAlts, shareOptionsOf } from "../share-options";
 import { personalOf, shareSnippets } from "../snippets";
 import {
   defaultFormValues,
@@ -22,7 +22,7 @@ import {
   timerBodyOf,
 } from "../timer-form";
 import { typeName } from "../words";
-import { zoneTime } from "../zone-time";
+import { inZone, zoneTime } from "../zone-time";
 import { builderForm } from "./builder-form";
 import { lookPicker } from "./look-picker";
 import { noticeOf, type PageRoute } from "./route";
@@ -171,15 +171,23 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
   if (view.status === "published" && view.urls) {
     const size = await emailImageSize(definition, deps);
     const personal = personalOf(definition);
-    const share = shareOptionsOf(ctx.req.query, size.width);
-    const alt = defaultAlt(await timerNow(ctx, id));
+    const share = shareOptionsOf(ctx.req.query, size.width, {
+      dark: definition.look.dark !== null,
+    });
+    // An evergreen image without a recipient counts from the timer's start (a reset, or its
+    // publication): said with its date, which stays true.
+    const { clock } = timerData(record);
+    const started = clock.started_at ?? clock.published_at;
+    const sharedStart = started === null ? undefined : inZone(started, definition.timezone);
+    const alts = defaultAlts(await timerNow(ctx, id), sharedStart ?? null);
     const snippets = shareSnippets({
       type: view.type,
       urls: view.urls,
       ...size,
-      alt: share.alt ?? alt,
+      alt: share.alt ?? alts,
       share,
       personal,
+      sharedStart,
     });
     const secret = timerData(record).signing_secret;
     const signed =
@@ -196,7 +204,7 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
       urls: view.urls,
       snippets,
       share,
-      defaultAlt: alt,
+      defaultAlt: alts.recipient,
       perRecipient: view.type === "duration" || personal !== undefined,
       personalized: personal !== undefined,
       extra: signed,
