@@ -67,11 +67,17 @@ export function drawnWidth(options: Pick<ShareOptions, "width" | "retina">): num
   return options.retina ? options.width * 2 : options.width;
 }
 
-/** A length in its largest whole unit, in words: "3 days", "5 hours", "20 minutes". */
-function lengthInWords(seconds: number): string {
-  if (seconds >= 86_400 && seconds % 86_400 === 0) return plural(seconds / 86_400, "day");
-  if (seconds >= 3_600 && seconds % 3_600 === 0) return plural(seconds / 3_600, "hour");
-  return plural(Math.max(1, Math.round(seconds / 60)), "minute");
+/** A length in words, days and hours apart: "3 days", "2 days 5 hours", "20 minutes". */
+export function lengthInWords(seconds: number): string {
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3_600);
+  const minutes = Math.round((seconds % 3_600) / 60);
+  const parts = [
+    days > 0 ? plural(days, "day") : "",
+    hours > 0 ? plural(hours, "hour") : "",
+    minutes > 0 ? plural(minutes, "minute") : "",
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(" ") : "1 minute";
 }
 
 /**

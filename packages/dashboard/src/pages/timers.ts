@@ -158,10 +158,11 @@ async function timerPage(
     html`<form class="inline" method="post" action="${ctx.envPath(`/timers/${id}/${name}`)}"${opts.confirm ? html` data-confirm="${opts.confirm}"` : ""}>
 ${csrfField(ctx)}<input type="hidden" name="revision" value="${view.revision}">${opts.body ?? ""}<button type="submit"${opts.danger ? html` class="danger"` : html` class="secondary"`}>${label}</button></form>`;
   const live = view.status === "draft" || view.status === "published";
+  // A draft shows nowhere, so there is nothing to pause: Pause is offered once it is published.
   const timed = view.type === "fixed" || view.type === "duration";
   const actions = html`<div class="actions">
 ${view.status === "draft" ? (ctx.environment === "production" ? actionForm("publish", "Publish") : html`<span class="hint">Sandbox timers cannot be published; build it in Production to use it.</span>`) : ""}
-${live && timed ? actionForm(paused ? "resume" : "pause", paused ? "Resume" : "Pause") : ""}
+${timed && paused && live ? actionForm("resume", "Resume") : ""}${timed && !paused && view.status === "published" ? actionForm("pause", "Pause") : ""}
 ${live && view.type === "duration" ? actionForm("reset", "Reset every viewer", { confirm: "Every viewer starts again from the full length. Continue?" }) : ""}
 ${live && view.type !== "recurring" ? actionForm("extend", "Extend", { body: html`<label class="sr-only" for="extend-minutes">Minutes to add</label><input id="extend-minutes" name="minutes" type="number" min="1" value="60" class="short"> <span class="hint">minutes</span> ` }) : ""}
 ${actionForm("duplicate", "Duplicate")}
