@@ -1,4 +1,5 @@
-// The email platforms the share panel writes merge tags for: each one's tag for its own
+// The email platforms the share panel writes merge tags for (written without spaces, which
+// every one of these template languages allows: a URL, and a srcset above all, holds none): each one's tag for its own
 // recipient id and for a contact field, with the page of that platform's documentation that
 // says so. The share panel's snippets and the table in docs/email.md are both made from this
 // one table (a test keeps the docs equal to `mergeTagTableMarkdown()`), so they cannot
@@ -43,8 +44,8 @@ export const PLATFORM_TAGS: Readonly<Record<EmailPlatform, PlatformTags>> = {
   Klaviyo: {
     // person.id is the external id ($id), empty on profiles made without one; KlaviyoID is
     // the profile id every profile has.
-    recipientId: "{{ person.KlaviyoID }}",
-    field: (f) => `{{ person.${f} }}`,
+    recipientId: "{{person.KlaviyoID}}",
+    field: (f) => `{{person.${f}}}`,
     sources: [
       "https://help.klaviyo.com/hc/en-us/articles/115005247088",
       "https://help.klaviyo.com/hc/en-us/articles/360053679071",
@@ -52,8 +53,8 @@ export const PLATFORM_TAGS: Readonly<Record<EmailPlatform, PlatformTags>> = {
   },
   HubSpot: {
     // The record id; a property is read by its internal name, which is lower case.
-    recipientId: "{{ contact.hs_object_id }}",
-    field: (f) => `{{ contact.${f.toLowerCase()} }}`,
+    recipientId: "{{contact.hs_object_id}}",
+    field: (f) => `{{contact.${f.toLowerCase()}}}`,
     sources: [
       "https://developers.hubspot.com/docs/cms/hubl/variables",
       "https://knowledge.hubspot.com/properties/hubspots-default-contact-properties",
@@ -78,8 +79,8 @@ export const PLATFORM_TAGS: Readonly<Record<EmailPlatform, PlatformTags>> = {
   },
   "Customer.io": {
     // cio_id is set by Customer.io on every person; `id` only where the workspace uses one.
-    recipientId: "{{ customer.cio_id }}",
-    field: (f) => `{{ customer.${f.toLowerCase()} }}`,
+    recipientId: "{{customer.cio_id}}",
+    field: (f) => `{{customer.${f.toLowerCase()}}}`,
     sources: [
       "https://docs.customer.io/messaging/people/reserved-attributes/",
       "https://docs.customer.io/journeys/liquid-tag-list",
@@ -94,7 +95,7 @@ export const PLATFORM_TAGS: Readonly<Record<EmailPlatform, PlatformTags>> = {
   Brevo: {
     // No id tag of its own either; attributes are upper case.
     recipientId: null,
-    field: (f) => `{{ contact.${f.toUpperCase()} }}`,
+    field: (f) => `{{contact.${f.toUpperCase()}}}`,
     sources: ["https://help.brevo.com/hc/en-us/articles/4402386448530"],
   },
 };

@@ -67,7 +67,7 @@ export interface SnippetAlts {
 export function shareSnippets(input: {
   type: string;
   urls: PublicUrls;
-  /** The 600 px image's own width and height: the shown height keeps its proportions. */
+  /** The image's width and height as drawn (at the chosen width): the shown height keeps its proportions. */
   width: number;
   height: number;
   /** The images' alt texts (see defaultAlts); one text serves both. */

@@ -77,7 +77,7 @@ describe.skipIf(!chromiumAvailable)("the share panel, in headless Chromium", () 
     expect(titles[1]).toMatch(/everyone shares one countdown/i);
     // The default alt text says the length, not the internal name.
     const placeholder = await page.getAttribute("#share-alt", "placeholder");
-    expect(placeholder).toBe("Countdown: 3 days from when you open this email");
+    expect(placeholder).toBe("Countdown: 3 days from when you first open this email");
     expect(await page.inputValue("#snippet-merge")).not.toContain("internal-welcome-q4");
 
     await page.selectOption("#share-platform", "Klaviyo");
@@ -91,12 +91,27 @@ describe.skipIf(!chromiumAvailable)("the share panel, in headless Chromium", () 
     });
     await page.click("button[data-copy=snippet-merge]");
     const copied = await page.evaluate(() => navigator.clipboard.readText());
-    expect(copied).toContain("r={{ person.id }}");
+    expect(copied).toContain("r={{person.KlaviyoID}}");
     expect(copied).toContain('width="300"');
+    // 2x: the same width asked at scale 2, so the server draws twice the width and height.
     const src = /src="([^"]+)"/.exec(copied)![1]!.replace(/&amp;/g, "&");
-    expect(new URL(src).searchParams.get("width")).toBe("600");
+    expect(new URL(src).searchParams.get("width")).toBe("300");
+    expect(new URL(src).searchParams.get("scale")).toBe("2");
     expect(copied).toContain('alt="Sale ends Friday &amp; &quot;soon&quot; &lt;b>"');
-    expect(/href="([^"]+)"/.exec(copied)![1]!).toBe(`${s.url}/t/${timerId}/go?r={{ person.id }}`);
+    expect(/href="([^"]+)"/.exec(copied)![1]!).toBe(
+      `${s.url}/t/${timerId}/go?r={{person.KlaviyoID}}`,
+    );
+    // The look has no dark variant: no dark picture until it is asked for.
+    expect(copied).not.toContain("<picture>");
+    await page.check("#share-dark");
+    await page.waitForFunction(() =>
+      (document.getElementById("snippet-merge") as HTMLTextAreaElement | null)?.value.includes(
+        "<picture>",
+      ),
+    );
+    const dark = await page.inputValue("#snippet-merge");
+    expect(dark).toContain('<source media="(prefers-color-scheme: dark)" srcset="');
+    expect(dark).toContain("variant=dark&amp;width=300&amp;scale=2");
 
     // The live image beside it loads, drawn at 600 px for 2x.
     const live = page.locator("#share-snippets img.live").first();
@@ -121,7 +136,7 @@ describe.skipIf(!chromiumAvailable)("the share panel, in headless Chromium", () 
       `${s.url}${path}?platform=Salesforce+Marketing+Cloud&width=250&retina=2&field=LOYALTY_ID&alt=Hi`,
     );
     const plain = await page.inputValue("#snippet-merge");
-    expect(plain).toContain("?width=500&amp;r=%%LOYALTY_ID%%");
+    expect(plain).toContain("?width=250&amp;scale=2&amp;r=%%LOYALTY_ID%%");
     expect(plain).toContain('width="250"');
     expect(plain).toContain('alt="Hi"');
 

@@ -101,9 +101,12 @@ function statusCell(t: ListedTimer, at: TimerNow | null): SafeHtml {
 const SIZES_KEPT = 256;
 const sizes = new Map<string, Promise<{ width: number; height: number }>>();
 
-/** The width and height of a timer's 600 px email image, as the share panel's snippet says. */
-export function emailImageSize(definition: TimerDefinition, deps: DashboardDeps) {
-  const key = JSON.stringify([definition.look, definition.ended]);
+/**
+ * The width and height of a timer's email image drawn `width` px wide (600 by default), as
+ * the share panel's snippet says: the height is the look's, whatever the width.
+ */
+export function emailImageSize(definition: TimerDefinition, deps: DashboardDeps, width = 600) {
+  const key = JSON.stringify([definition.look, definition.ended, width]);
   let size = sizes.get(key);
   if (!size) {
     if (sizes.size >= SIZES_KEPT) sizes.clear();
@@ -112,7 +115,7 @@ export function emailImageSize(definition: TimerDefinition, deps: DashboardDeps)
         remainingSeconds: 0,
         look: definition.look,
         ended: definition.ended,
-        width: 600,
+        width,
       })
       .then(pngSize);
     // A failed drawing (a full render queue) is not kept: the next visit tries again.

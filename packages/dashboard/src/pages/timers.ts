@@ -170,11 +170,14 @@ ${live ? actionForm("archive", "Archive") : ""}${view.status === "archived" ? ac
 ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}" for good? Emails showing it will show "not available".` })}</div>`;
   let sharing = html``;
   if (view.status === "published" && view.urls) {
-    const size = await emailImageSize(definition, deps);
+    const natural = await emailImageSize(definition, deps);
     const personal = personalOf(definition);
-    const share = shareOptionsOf(ctx.req.query, size.width, {
+    const share = shareOptionsOf(ctx.req.query, natural.width, {
       dark: definition.look.dark !== null,
     });
+    // The height the image is drawn at for the chosen width (the look's height does not
+    // scale with the width): the attributes must say the drawn proportions.
+    const size = await emailImageSize(definition, deps, share.width);
     // An evergreen image without a recipient counts from the timer's start (a reset, or its
     // publication): said with its date, which stays true.
     const { clock } = timerData(record);

@@ -62,14 +62,14 @@ describe("shareSnippets", () => {
   it("writes each platform's merge tag, the chosen width and 2x, and escapes the alt text", () => {
     const tags: Record<EmailPlatform, string> = {
       Mailchimp: "r=*|UNIQID|*",
-      Klaviyo: "r={{ person.KlaviyoID }}",
-      HubSpot: "r={{ contact.hs_object_id }}",
+      Klaviyo: "r={{person.KlaviyoID}}",
+      HubSpot: "r={{contact.hs_object_id}}",
       // biome-ignore lint/suspicious/noTemplateCurlyInString: Braze's syntax, not a template.
       Braze: "r={{${user_id}}}",
       "Salesforce Marketing Cloud": "r=%%_subscriberkey%%",
-      "Customer.io": "r={{ customer.cio_id }}",
+      "Customer.io": "r={{customer.cio_id}}",
       SendGrid: "r={{RECIPIENT_ID}}",
-      Brevo: "r={{ contact.RECIPIENT_ID }}",
+      Brevo: "r={{contact.RECIPIENT_ID}}",
     };
     for (const platform of EMAIL_PLATFORMS) {
       const [first] = shareSnippets({
