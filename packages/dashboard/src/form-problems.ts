@@ -24,6 +24,8 @@ export interface FieldProblem {
   message: string;
   /** A warning (the timer can still be created on purpose), not an error. */
   warning?: boolean;
+  /** Said only while its field is empty (the page's script hides it as the field is filled). */
+  whileEmpty?: boolean;
 }
 
 /** Most characters a timer's name may have (the API's limit). */
@@ -75,6 +77,7 @@ export const FALLBACK_EMPTY: FieldProblem = {
   message:
     "left empty, test sends, previews with unfilled merge tags and links without a valid deadline show the ended look (the text after the end), not a countdown.",
   warning: true,
+  whileEmpty: true,
 };
 
 type FieldId = keyof typeof LABELS;

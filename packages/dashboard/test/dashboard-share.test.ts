@@ -18,7 +18,12 @@ const THURSDAY_EVENING = Date.parse("2026-11-26T19:30:00Z");
 let s: TestServer;
 let browser: Browser;
 
-async function owner(): Promise<{ page: Page; timerId: string; close: () => Promise<void> }> {
+async function owner(): Promise<{
+  page: Page;
+  timerId: string;
+  key: Awaited<ReturnType<TestServer["key"]>>;
+  close: () => Promise<void>;
+}> {
   const key = await s.key("production");
   const { link } = await s.admin.createUser({
     account: key.account,
@@ -50,7 +55,7 @@ async function owner(): Promise<{ page: Page; timerId: string; close: () => Prom
   await page.fill("#confirm", PASSWORD);
   await page.click("button[type=submit]");
   await page.waitForURL(`${s.url}/dashboard/production`);
-  return { page, timerId: timer.id, close: () => context.close() };
+  return { page, timerId: timer.id, key, close: () => context.close() };
 }
 
 describe.skipIf(!chromiumAvailable)("the share panel, in headless Chromium", () => {
@@ -159,4 +164,93 @@ describe.skipIf(!chromiumAvailable)("the share panel, in headless Chromium", () 
     }
     await close();
   }, 120_000);
+
+  it("builds a personalized timer in a marketer's words: zone suggested, fallback, links", async () => {
+    const { page, timerId, key, close } = await owner();
+    await page.goto(`${s.url}/dashboard/production/timers/new`);
+    await page.fill("#name", "Trial ends");
+    await page.check("input[name=type][value=personalized]");
+    // Empty, the fallback says what test sends would show.
+    expect(await page.textContent("#fallback_local-problem")).toContain("test sends");
+    // A zone typed as a city: the live preview suggests the canonical one, in the form's words.
+    await page.fill("#timezone", "New York");
+    await page.waitForFunction(() =>
+      document.getElementById("preview-status")?.textContent?.includes("America/New_York"),
+    );
+    expect(await page.textContent("#preview-status")).toBe(
+      "Time zone: “New York” is not a time zone name from the list. Did you mean America/New_York?",
+    );
+    await page.fill("#timezone", "America/New_York");
+    await page.check("input[name=require_signature]");
+    await page.fill("#fallback_local", "2026-12-04T23:59");
+    expect(await page.isHidden("#fallback_local-problem")).toBe(true);
+    await page.fill("#click_url", "https://shop.example/trial");
+    await page.fill("#ended_click_url", "https://shop.example/trial-over");
+    // Per recipient, the preview claims no single end; the fallback's UTC day is Saturday.
+    await page.waitForFunction(() =>
+      document.getElementById("preview-status")?.textContent?.includes("own deadline"),
+    );
+    expect(await page.textContent("#preview-status")).toContain(
+      "Links without a valid deadline count to Fri 4 Dec, 23:59 New York time (Sat 5 Dec 04:59 UTC)",
+    );
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [w, h] of [
+        [1280, 800],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width: w, height: h });
+        await page.locator("#fallback_local").scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(SHOTS, `builder-personal-${scheme}-${w}.png`) });
+        await page.locator("#click_url").scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(SHOTS, `builder-links-${scheme}-${w}.png`) });
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+          w,
+        );
+      }
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.click("text=Create timer");
+    await page.waitForURL(/notice=created$/);
+    const id = /timers\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    await page.click("button:has-text('Publish')");
+    await page.waitForURL(/notice=published$/);
+    await page.goto(
+      `${s.url}/dashboard/production/timers/${id}?share=1&platform=Braze&retina=2&dark=1`,
+    );
+    const code = await page.inputValue("#snippet-merge");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Braze's syntax, not a template.
+    expect(code).toContain("deadline={{custom_attribute.${countdown_deadline}}}");
+    expect(code).toContain("<picture>");
+    expect(await page.inputValue("#click_url")).toBe("https://shop.example/trial");
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [w, h] of [
+        [1280, 800],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width: w, height: h });
+        await page.locator("#share-platform").scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(SHOTS, `share-personal-${scheme}-${w}.png`) });
+        await page.locator("#snippet-merge").scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(SHOTS, `share-snippet-${scheme}-${w}.png`) });
+        expect(await axe(page)).toEqual([]);
+      }
+    }
+    // A draft offers no Pause (it shows nowhere); a published evergreen timer does.
+    const draft = await s.call("POST", "/api/v1/timers", {
+      key,
+      body: { name: "Draft sale", type: "fixed", deadline_at: "2026-12-24T12:00:00Z" },
+      headers: { "idempotency-key": newKey() },
+    });
+    expect(draft.status, draft.text).toBe(201);
+    const pauses = async (id: string) => {
+      await page.goto(`${s.url}/dashboard/production/timers/${id}`);
+      return page.locator(".actions button", { hasText: /^Pause$/ }).count();
+    };
+    expect(await pauses(draft.json.data.id)).toBe(0);
+    expect(await pauses(timerId)).toBe(1);
+    await close();
+  }, 180_000);
 });

@@ -30,7 +30,7 @@ function problemNote(problem: FieldProblem | undefined): {
   if (!problem) return { note: "", attrs: "" };
   const kind = problem.warning ? "field-warning" : "field-error";
   return {
-    note: html`<p class="${kind}" id="${problem.id}-problem"><strong>${problem.label}:</strong> ${problem.message}</p>`,
+    note: html`<p class="${kind}" id="${problem.id}-problem"${problem.whileEmpty ? html` data-while-empty="${problem.id}"` : ""}><strong>${problem.label}:</strong> ${problem.message}</p>`,
     attrs: problem.warning ? "" : html` aria-invalid="true"`,
   };
 }
