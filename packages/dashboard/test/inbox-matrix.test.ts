@@ -89,7 +89,7 @@ function fill(platform: EmailPlatform, code: string, record: Record<string, stri
   return out;
 }
 
-const unescape = (text: string) =>
+const unescapeHtml = (text: string) =>
   text
     .replaceAll("&lt;", "<")
     .replaceAll("&gt;", ">")
@@ -121,7 +121,7 @@ async function build(type: string, change: Partial<TimerFormValues>): Promise<Bu
     ended_click_url: `${SHOP}/${type}/ended`,
   });
   const fields: Record<string, string[]> = {};
-  for (const [k, v] of form) (fields[k] ??= []).push(v);
+  for (const k of new Set(form.keys())) fields[k] = form.getAll(k);
   await client.get("/dashboard/production/timers/new");
   const made = await client.post("/dashboard/production/timers", {
     ...fields,
@@ -155,7 +155,7 @@ async function snippet(t: Built, platform: EmailPlatform, o: Options): Promise<s
   const id = t.type === "duration" || t.type === "personalized" ? "snippet-merge" : "snippet-img";
   const code = new RegExp(`<textarea id="${id}"[^>]*>([^<]*)</textarea>`).exec(page.body_text);
   expect(code, `${t.type} ${platform}`).not.toBeNull();
-  return unescape(code![1]!);
+  return unescapeHtml(code![1]!);
 }
 
 /** One image of an email page: what it is, and what the status route must agree with. */
