@@ -20,6 +20,10 @@ export function keepUnshown(stored: TimerDefinition, change: Json): Json {
     const kept: Json = {};
     if (old.brand_color !== null) kept.brand_color = old.brand_color;
     if (old.cta !== null) kept.cta = old.cta;
+    // Shown for personalized timers only (the only ones whose countdown can start later).
+    if (!("not_started_click_url" in look) && old.not_started_click_url) {
+      kept.not_started_click_url = old.not_started_click_url;
+    }
     if (old.matte_color !== old.background_color) kept.matte_color = old.matte_color;
     if (old.largest_unit !== (old.units[0] === "seconds" ? "minutes" : old.units[0])) {
       kept.largest_unit = old.largest_unit;

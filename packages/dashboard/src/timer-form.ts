@@ -307,7 +307,11 @@ function lookOf(v: TimerFormValues): Record<string, unknown> {
     transparent: v.transparent,
     dark: v.dark_variant ? {} : null,
     click_url: v.click_url || null,
-    not_started_click_url: v.not_started_click_url || null,
+    // Only a personalized link's start can lie ahead: the builder shows the field for those
+    // alone, and the other types keep what the API stored (keep-unshown.ts).
+    ...(v.type === "personalized"
+      ? { not_started_click_url: v.not_started_click_url || null }
+      : {}),
   };
 }
 

@@ -163,9 +163,11 @@ describe("the builder's new fields and limits, in the form's words", () => {
     expect(evergreen).toMatchObject({
       duration_seconds: 48 * 3600,
       start_on: "first_human_open",
-      look: { click_url: "https://shop.example/sale", not_started_click_url: null },
+      look: { click_url: "https://shop.example/sale" },
       ended: { click_url: "https://shop.example/missed" },
     });
+    // Only a personalized timer's links can start later: the others keep what is stored.
+    expect(evergreen.look).not.toHaveProperty("not_started_click_url");
     const personal = { ...v, type: "personalized", fallback_local: "2026-12-24T18:00" };
     expect(timerBodyOf(personal)).toMatchObject({
       personalization: { fallback_deadline_at: "2026-12-24T17:00:00.000Z" },
