@@ -170,6 +170,8 @@ interface Case {
   click: string;
   /** Personalized: whose deadline the status route must say it counts to. */
   source?: "viewer" | "fallback";
+  /** Its tags left unfilled: the server must answer it as a test send's preview. */
+  unfilled?: boolean;
 }
 
 function firstFrame(bytes: Uint8Array) {
@@ -183,9 +185,13 @@ function firstFrame(bytes: Uint8Array) {
 async function openEmail(page: Page, cases: Case[], scheme: "light" | "dark") {
   // Every GIF the browser loads passes through here, so the bytes checked are the ones shown.
   const gifs = new Map<string, Uint8Array>();
+  const previews = new Set<string>();
   await page.route("**/countdown.gif?**", async (route) => {
     const response = await route.fetch();
     gifs.set(route.request().url(), new Uint8Array(await response.body()));
+    if (response.headers()["x-tminus-preview"] === "unfilled-merge-tag") {
+      previews.add(route.request().url());
+    }
     await route.fulfill({ response });
   });
   await page.emulateMedia({ colorScheme: scheme });
@@ -214,6 +220,7 @@ async function openEmail(page: Page, cases: Case[], scheme: "light" | "dark") {
     const img = shown[i]!;
     const label = `${c.label} (${scheme})`;
     expect(img.complete && img.naturalWidth > 0, label).toBe(true);
+    expect(previews.has(img.src), `${label}: a preview exactly when unfilled`).toBe(!!c.unfilled);
     const scale = c.options.retina ? 2 : 1;
     expect([img.naturalWidth, img.naturalHeight], label).toEqual([
       img.width * scale,
@@ -346,6 +353,8 @@ describe.skipIf(!chromiumAvailable)("the inbox matrix (issue 37), in headless Ch
           statusQuery: preview,
           html: code,
           click: t.click,
+          unfilled: true,
+          ...(personal ? { source: "fallback" as const } : {}),
         });
       }
     }

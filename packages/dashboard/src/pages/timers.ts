@@ -219,7 +219,7 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
 <p class="ends"><strong>Ends:</strong> ${endsCell(await timerNow(ctx, id), ctx.now)}</p>
 <p><a href="${ctx.envPath(`/timers/${id}/analytics`)}">Analytics: views per day and email clients</a></p>
 ${actions}
-<form class="panel row save-look" method="post" action="${ctx.envPath(`/timers/${id}/save-look`)}">${csrfField(ctx)}<div><label for="look_name">Save this look as</label><input id="look_name" name="look_name" type="text" maxlength="${LOOK_NAME_MAX}" required placeholder="Brand, spring"></div><div><button type="submit" class="secondary">Save look</button></div></form>
+<form class="panel row save-look" method="post" action="${ctx.envPath(`/timers/${id}/save-look`)}">${csrfField(ctx)}<div><label for="look_name">Save this look as</label><input id="look_name" name="look_name" type="text" required placeholder="Brand, spring" aria-describedby="look_name-hint"><p class="hint" id="look_name-hint">1 to ${LOOK_NAME_MAX} characters.</p></div><div><button type="submit" class="secondary">Save look</button></div></form>
 ${sharing}${await timerRulesSection(ctx, id)}
 <h2>Edit</h2>${builderForm(ctx, {
     // A refused edit shows what was typed, not the stored timer.
@@ -251,8 +251,12 @@ async function saveLook(ctx: PageContext, id: string, deps: Parameters<PageRoute
   const name = (ctx.form.get("look_name") ?? "").trim();
   const refuse = (message: string) =>
     timerPage(ctx, id, deps, { problems: [], message, status: 422 });
-  if (name === "" || name.length > LOOK_NAME_MAX) {
-    return refuse(`Save this look as: give it a name of 1 to ${LOOK_NAME_MAX} characters.`);
+  if (name === "") return refuse("Save this look as: give it a name.");
+  // Refused, never cut: the name typed is the one saved, or none.
+  if (name.length > LOOK_NAME_MAX) {
+    return refuse(
+      `Save this look as: the name has ${name.length} characters; at most ${LOOK_NAME_MAX} fit. Shorten it.`,
+    );
   }
   const record = await ctx.admin.timer(ctx.account.id, ctx.environment, id);
   if (!record) throw new ApiError("not_found", "no such timer");
