@@ -4,9 +4,16 @@
 import { IMAGE_SIZE, type TimerDefinition, type TimerStatusResult } from "@tminus/core";
 import { EMAIL_PLATFORMS, type EmailPlatform } from "./email-platforms";
 import { ruleInWords } from "./rule-words";
-import type { SnippetAlts } from "./snippets";
 import { plural } from "./words";
 import { inZone } from "./zone-time";
+
+/** The alt texts of a timer's email images: per recipient, and the one everyone shares. */
+export interface SnippetAlts {
+  /** The per-recipient image's (and every other image's) alt text. */
+  recipient: string;
+  /** An evergreen timer's shared image: it counts from the timer's start, not each open. */
+  shared: string;
+}
 
 /** Longest alt text the panel takes: screen readers read alt text whole. */
 export const ALT_MAX = 200;
@@ -100,7 +107,7 @@ export function defaultAlts(
     return {
       recipient: `Countdown: ${length} from when you first open this email`,
       shared: sharedStart
-        ? `Countdown: ${length} from ${sharedStart}`
+        ? `Countdown: ${length} from ${sharedStart.replace(/ \(.*UTC\)$/, "")}`
         : `Countdown: ${length} from the start of this offer`,
     };
   }

@@ -6,7 +6,7 @@ import {
   RECIPIENT_FIELD,
   recipientTag,
 } from "./email-platforms";
-import type { ShareOptions } from "./share-options";
+import type { ShareOptions, SnippetAlts } from "./share-options";
 
 /** One copy-paste snippet for a published timer. */
 export interface Snippet {
@@ -45,14 +45,6 @@ export function imageSizeQuery(share: Pick<ShareOptions, "width" | "retina">): s
  */
 export function previewImageUrl(urls: PublicUrls, share: ShareOptions): string {
   return `${urls.gif}?${imageSizeQuery(share)}&r=${encodeURIComponent(SAMPLE_RECIPIENT)}`;
-}
-
-/** The alt texts of a timer's email images: per recipient, and the one everyone shares. */
-export interface SnippetAlts {
-  /** The per-recipient image's (and every other image's) alt text. */
-  recipient: string;
-  /** An evergreen timer's shared image: it counts from the timer's start, not each open. */
-  shared: string;
 }
 
 /**

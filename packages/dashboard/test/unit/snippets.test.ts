@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { publicUrls } from "@tminus/core";
+import { computeStatus, emptyClock, publicUrls, validateTimerCreate } from "@tminus/core";
 import { describe, expect, it } from "vitest";
 import {
   EMAIL_PLATFORMS,
@@ -8,6 +8,7 @@ import {
   mergeTagTableMarkdown,
   PLATFORM_TAGS,
 } from "../../src/email-platforms";
+import { defaultAlts } from "../../src/share-options";
 import { shareSnippets } from "../../src/snippets";
 
 // docs/email.md "Links that follow the timer": every email image snippet is wrapped in the
@@ -159,5 +160,36 @@ describe("the merge-tag table", () => {
       for (const url of PLATFORM_TAGS[platform].sources)
         expect(new URL(url).hostname, `${platform}: ${url}`).toMatch(hosts[platform]);
     }
+  });
+});
+
+describe("default alt texts", () => {
+  const now = Date.parse("2026-11-24T09:00:00Z");
+  const at = (body: Record<string, unknown>) => {
+    const checked = validateTimerCreate({ name: "x", timezone: "Europe/Berlin", ...body });
+    if (!checked.ok) throw new Error(checked.issues[0]!.message);
+    const definition = checked.value;
+    return { definition, status: computeStatus({ definition, clock: emptyClock() }, now) };
+  };
+
+  it("say nothing that turns false: a rule, not its next date; a length from one's own open", () => {
+    const weekly = at({
+      type: "recurring",
+      recurrence: {
+        rrule: "FREQ=WEEKLY;BYDAY=MO,FR;BYHOUR=17;BYMINUTE=0",
+        dtstart: "2026-11-01T17:00",
+      },
+    });
+    expect(defaultAlts(weekly).recipient).toBe(
+      "Countdown to the next one: every Monday and Friday at 17:00 Berlin time",
+    );
+    expect(defaultAlts(weekly).recipient).not.toMatch(/\d{1,2} (Nov|Dec)/);
+    const evergreen = at({ type: "duration", duration_seconds: 53 * 3600 });
+    expect(defaultAlts(evergreen, "Thu 26 Nov, 20:30 Berlin time (19:30 UTC)")).toEqual({
+      recipient: "Countdown: 2 days 5 hours from when you first open this email",
+      shared: "Countdown: 2 days 5 hours from Thu 26 Nov, 20:30 Berlin time",
+    });
+    const fixed = at({ type: "fixed", deadline_at: "2026-11-27T16:00:00Z" });
+    expect(defaultAlts(fixed).recipient).toBe("Countdown to Fri 27 Nov, 17:00 Berlin time");
   });
 });
