@@ -58,6 +58,23 @@ async function owner(): Promise<{
   return { page, timerId: timer.id, key, close: () => context.close() };
 }
 
+/** Runs `look` in the light and the dark theme, at 1280x800 and at 390x844. */
+async function inEveryView(
+  page: Page,
+  look: (scheme: "light" | "dark", width: number) => Promise<void>,
+): Promise<void> {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [w, h] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await look(scheme, w);
+    }
+  }
+}
+
 describe.skipIf(!chromiumAvailable)("the share panel, in headless Chromium", () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -147,21 +164,14 @@ describe.skipIf(!chromiumAvailable)("the share panel, in headless Chromium", () 
 
     // Both widths, light and dark: nothing scrolls sideways, axe finds nothing serious.
     await page.goto(`${s.url}${path}?platform=Klaviyo&width=300&retina=2`);
-    for (const scheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [w, h] of [
-        [1280, 800],
-        [390, 844],
-      ] as const) {
-        await page.setViewportSize({ width: w, height: h });
-        await page.locator("#share-platform").scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(SHOTS, `share-${scheme}-${w}.png`), fullPage: true });
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-          w,
-        );
-        expect(await axe(page)).toEqual([]);
-      }
-    }
+    await inEveryView(page, async (scheme, w) => {
+      await page.locator("#share-platform").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, `share-${scheme}-${w}.png`), fullPage: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        w,
+      );
+      expect(await axe(page)).toEqual([]);
+    });
     await close();
   }, 120_000);
 
@@ -193,22 +203,15 @@ describe.skipIf(!chromiumAvailable)("the share panel, in headless Chromium", () 
     expect(await page.textContent("#preview-status")).toContain(
       "Links without a valid deadline count to Fri 4 Dec, 23:59 New York time (Sat 5 Dec 04:59 UTC)",
     );
-    for (const scheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [w, h] of [
-        [1280, 800],
-        [390, 844],
-      ] as const) {
-        await page.setViewportSize({ width: w, height: h });
-        await page.locator("#fallback_local").scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(SHOTS, `builder-personal-${scheme}-${w}.png`) });
-        await page.locator("#click_url").scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(SHOTS, `builder-links-${scheme}-${w}.png`) });
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-          w,
-        );
-      }
-    }
+    await inEveryView(page, async (scheme, w) => {
+      await page.locator("#fallback_local").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, `builder-personal-${scheme}-${w}.png`) });
+      await page.locator("#click_url").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, `builder-links-${scheme}-${w}.png`) });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        w,
+      );
+    });
     await page.emulateMedia({ colorScheme: "light" });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.click("text=Create timer");
@@ -224,20 +227,13 @@ describe.skipIf(!chromiumAvailable)("the share panel, in headless Chromium", () 
     expect(code).toContain("deadline={{custom_attribute.${countdown_deadline}}}");
     expect(code).toContain("<picture>");
     expect(await page.inputValue("#click_url")).toBe("https://shop.example/trial");
-    for (const scheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const [w, h] of [
-        [1280, 800],
-        [390, 844],
-      ] as const) {
-        await page.setViewportSize({ width: w, height: h });
-        await page.locator("#share-platform").scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(SHOTS, `share-personal-${scheme}-${w}.png`) });
-        await page.locator("#snippet-merge").scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(SHOTS, `share-snippet-${scheme}-${w}.png`) });
-        expect(await axe(page)).toEqual([]);
-      }
-    }
+    await inEveryView(page, async (scheme, w) => {
+      await page.locator("#share-platform").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, `share-personal-${scheme}-${w}.png`) });
+      await page.locator("#snippet-merge").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, `share-snippet-${scheme}-${w}.png`) });
+      expect(await axe(page)).toEqual([]);
+    });
     // A draft offers no Pause (it shows nowhere); a published evergreen timer does.
     const draft = await s.call("POST", "/api/v1/timers", {
       key,
