@@ -87,3 +87,4 @@ export {
   TZDB_VERSION,
   timeZoneNames,
 } from "./time/timezones";
+export { adviseTimeZone, type TimeZoneAdvice, timeZoneAdviceText } from "./time/zone-advice";

@@ -6,6 +6,7 @@ import { base64url, hmacSha256, timingSafeEqual } from "../src/personalize/hmac"
 import { sha256 } from "../src/personalize/sha256";
 import {
   canonicalPersonalizedParams,
+  legacyCanonicalPersonalizedParams,
   signPersonalizedParams,
   verifyPersonalizedParams,
 } from "../src/personalize/sign";
@@ -125,7 +126,7 @@ describe("signPersonalizedParams / verifyPersonalizedParams", () => {
 
   test("the signature is HMAC-SHA256 of the canonical text, unpadded base64url", () => {
     expect(canonicalPersonalizedParams(params)).toBe(
-      "tminus-personalized-v1\ndeadline=2026-12-01T09%3A00%3A00%2B01%3A00",
+      "tminus-personalized-v1\ndeadline=2026-12-01T09:00:00+01:00",
     );
     const sig = signPersonalizedParams(secret, params);
     expect(sig).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -138,7 +139,7 @@ describe("signPersonalizedParams / verifyPersonalizedParams", () => {
   test("covered parameters present are joined by & in name order; others are left out", () => {
     expect(
       canonicalPersonalizedParams({ start: "1796112000", utm_source: "x", deadline: "a b" }),
-    ).toBe("tminus-personalized-v1\ndeadline=a%2Bb&start=1796112000");
+    ).toBe("tminus-personalized-v1\ndeadline=a+b&start=1796112000");
     expect(canonicalPersonalizedParams({ utm_source: "x" })).toBe("tminus-personalized-v1\n");
   });
 
@@ -167,6 +168,36 @@ describe("signPersonalizedParams / verifyPersonalizedParams", () => {
     expect(verifyPersonalizedParams(secret, { deadline: "2026-12-01T09:00:00 01:00" }, sig)).toBe(
       true,
     );
+  });
+
+  test("a standard HMAC over the raw value verifies, for ISO with Z, an offset and Unix seconds", () => {
+    for (const deadline of ["2026-12-07T20:43:39Z", "2026-12-07T21:43:39+01:00", "1796676219"]) {
+      const sig = createHmac("sha256", secret)
+        .update(`tminus-personalized-v1\ndeadline=${deadline}`)
+        .digest("base64url");
+      expect(signPersonalizedParams(secret, { deadline })).toBe(sig);
+      expect(verifyPersonalizedParams(secret, { deadline }, sig)).toBe(true);
+      // The offset's + decoded to a space by a form decoder.
+      expect(verifyPersonalizedParams(secret, { deadline: deadline.replace("+", " ") }, sig)).toBe(
+        true,
+      );
+    }
+  });
+
+  test("signatures over the percent-encoded value (links sent before 0.2) still verify", () => {
+    const deadline = "2026-12-07T21:43:39+01:00";
+    const legacyText = "tminus-personalized-v1\ndeadline=2026-12-07T21%3A43%3A39%2B01%3A00";
+    expect(legacyCanonicalPersonalizedParams({ deadline })).toBe(legacyText);
+    const old = createHmac("sha256", secret).update(legacyText).digest("base64url");
+    expect(old).not.toBe(signPersonalizedParams(secret, { deadline }));
+    expect(verifyPersonalizedParams(secret, { deadline }, old)).toBe(true);
+    expect(verifyPersonalizedParams(secret, { deadline: deadline.replace("+", " ") }, old)).toBe(
+      true,
+    );
+    expect(verifyPersonalizedParams(secret, { deadline: "2026-12-08T21:43:39+01:00" }, old)).toBe(
+      false,
+    );
+    expect(verifyPersonalizedParams("another", { deadline }, old)).toBe(false);
   });
 
   test("any single change to any signed value is detected", () => {

@@ -109,6 +109,7 @@ describe("instants and wall-clock times", () => {
         field: "timezone",
         message:
           "timezone must be a canonical IANA time zone like Europe/Berlin (see GET /timezones); did you mean America/New_York?",
+        suggestions: ["America/New_York"],
       },
     ]);
   });
@@ -120,8 +121,22 @@ describe("instants and wall-clock times", () => {
         field: "timezone",
         message:
           "timezone must be a canonical IANA time zone like Europe/Berlin (see GET /timezones)",
+        suggestions: [],
       },
     ]);
+  });
+
+  it("suggests the zone of a city, an abbreviation (saying why) and an old name", () => {
+    const first = (timezone: string) => issues({ ...fixed, timezone })[0]!;
+    expect(first("New York")).toMatchObject({ suggestions: ["America/New_York"] });
+    const est = first("EST");
+    expect(est.suggestions).toEqual(["America/New_York"]);
+    expect(est.message).toContain(
+      "did you mean America/New_York? EST (Eastern Standard Time) is an abbreviation, not a zone",
+    );
+    expect(first("US/Eastern").suggestions).toEqual(["America/New_York"]);
+    expect(first("+01:00").suggestions).toEqual([]);
+    expect(first("+01:00").message).toContain("a UTC offset is not a zone");
   });
 });
 

@@ -276,12 +276,23 @@ function dashboardClient(): void {
     }).observe(preview);
   }
 
+  // A note said only while its field is empty ("Fallback deadline: left empty, ...").
+  const notesWhileEmpty = () => {
+    for (const note of builder.querySelectorAll<HTMLElement>("[data-while-empty]")) {
+      const field = builder.querySelector<HTMLInputElement>(`#${note.dataset.whileEmpty}`);
+      note.hidden = !!field && field.value.trim() !== "";
+    }
+  };
+  notesWhileEmpty();
+
   builder.addEventListener("input", (event) => {
     if (event.target === zone) followZone();
+    notesWhileEmpty();
     schedule();
   });
   builder.addEventListener("change", (event) => {
     if (event.target === zone) followZone();
+    notesWhileEmpty();
     followTheme();
     showType();
     schedule();

@@ -1,4 +1,10 @@
-import { computeStatus, emptyClock, validateTimerCreate } from "@tminus/core";
+import {
+  adviseTimeZone,
+  computeStatus,
+  emptyClock,
+  isCanonicalTimeZone,
+  validateTimerCreate,
+} from "@tminus/core";
 import { isHexColour } from "./hex-colour";
 import { type TimerFormValues, timerBodyOf } from "./timer-form";
 import { inZone } from "./zone-time";
@@ -18,7 +24,14 @@ export interface FieldProblem {
   message: string;
   /** A warning (the timer can still be created on purpose), not an error. */
   warning?: boolean;
+  /** Said only while its field is empty (the page's script hides it as the field is filled). */
+  whileEmpty?: boolean;
 }
+
+/** Most characters a timer's name may have (the API's limit). */
+export const NAME_MAX = 200;
+/** Most characters of the text shown after the end (the API's limit). */
+export const ENDED_TEXT_MAX = 200;
 
 /** The builder's fields by id, with their labels. */
 const LABELS = {
@@ -26,6 +39,8 @@ const LABELS = {
   timezone: "Time zone",
   deadline_local: "Ends at",
   duration_days: "Days",
+  duration_hours: "Hours",
+  duration_minutes: "Minutes",
   not_after_local: "Never past",
   freq: "Repeats",
   starts_on: "Starting",
@@ -34,6 +49,7 @@ const LABELS = {
   hold_minutes: "Show the ended look for",
   source: "Each link carries",
   offset_hours: "Hours from the start",
+  fallback_local: "Fallback deadline",
   background_color: "Background",
   text_color: "Digits",
   accent_color: "Accent",
@@ -46,7 +62,23 @@ const LABELS = {
   ended_text: "Text shown instead of the digits",
   ended_image_url: "Image instead",
   ended_redirect_url: "Send hosted-page viewers to",
+  click_url: "While it runs",
+  not_started_click_url: "Before it starts",
+  ended_click_url: "After the end",
 } as const;
+
+/**
+ * What a personalized timer without a fallback shows where a link has no valid value of its
+ * own: said beside the empty field, and asked about before the timer is created.
+ */
+export const FALLBACK_EMPTY: FieldProblem = {
+  id: "fallback_local",
+  label: "Fallback deadline",
+  message:
+    "left empty, test sends, previews with unfilled merge tags and links without a valid deadline show the ended look (the text after the end), not a countdown.",
+  warning: true,
+  whileEmpty: true,
+};
 
 type FieldId = keyof typeof LABELS;
 
@@ -59,10 +91,40 @@ const API_FIELDS: Readonly<Record<string, FieldId>> = {
   "recurrence.dtstart": "starts_on",
   "recurrence.ended_hold_seconds": "hold_minutes",
   "personalization.offset_seconds": "offset_hours",
+  "personalization.fallback_deadline_at": "fallback_local",
   "ended.text": "ended_text",
   "ended.image_url": "ended_image_url",
   "ended.redirect_url": "ended_redirect_url",
+  "ended.click_url": "ended_click_url",
+  "look.click_url": "click_url",
+  "look.not_started_click_url": "not_started_click_url",
 };
+
+// API words a message may still hold after its field is named, in the form's words.
+const API_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bpersonalization\.source is "start"/g, "links carry a start"],
+  [/\bpersonalization\.offset_seconds\b/g, "“Hours from the start”"],
+  [/\boffset_seconds\b/g, "“Hours from the start”"],
+  [/\bdeadline_at\b/g, "“Ends at”"],
+  [/\bduration_seconds\b/g, "the length"],
+  [/ \(see GET \/timezones\)/g, ""],
+  [/\bcanonical IANA time zone\b/g, "time zone from the list"],
+  [/\ban absolute https:\/\/ URL without user name or password\b/g, "a full https:// address"],
+  [/ISO 8601 date-time with Z or a numeric UTC offset, like [^ ,;]+/g, "date and time"],
+];
+
+// Limits the API states in seconds, said in the form's units.
+function inFormUnits(id: string, message: string): string {
+  const seconds = /must be at (most|least) (\d+)$/.exec(message);
+  if (!seconds) return message;
+  const n = Number(seconds[2]);
+  if (id === "duration_days") {
+    return `the length must be at ${seconds[1]} ${n >= 86_400 ? `${n / 86_400} days` : `${n} seconds`}`;
+  }
+  if (id === "offset_hours") return `must be at ${seconds[1]} ${n / 3600} hours`;
+  if (id === "hold_minutes") return `must be at ${seconds[1]} ${n / 60} minutes`;
+  return message;
+}
 
 /** The builder's field (id and label) an API field path belongs to; null when none shows it. */
 export function formFieldOf(apiField: string): { id: string; label: string } | null {
@@ -85,11 +147,32 @@ export function formProblemOf(apiField: string, message: string): FieldProblem |
   const field = formFieldOf(apiField);
   if (!field) return null;
   // The API's messages start with the field's path; the label replaces it.
-  const rest = message.startsWith(apiField) ? message.slice(apiField.length).trim() : message;
-  return { ...field, message: rest.replace(/^:\s*/, "") };
+  let rest = message.startsWith(apiField) ? message.slice(apiField.length).trim() : message;
+  rest = inFormUnits(field.id, rest.replace(/^:\s*/, ""));
+  for (const [words, said] of API_WORDS) rest = rest.replace(words, said);
+  return { ...field, message: rest };
 }
 
-/** Problems that stop a save whatever the person wants: a blank name, a colour that is none. */
+/**
+ * A zone that is none, in the form's words, with the canonical zones it probably meant:
+ * "New York" and "EST" suggest America/New_York (and say why EST is not a zone).
+ */
+export function timeZoneProblem(zone: string): FieldProblem {
+  const advice = adviseTimeZone(zone);
+  const meant =
+    advice.suggestions.length > 0 ? ` Did you mean ${advice.suggestions.join(" or ")}?` : "";
+  const why = advice.why ? ` ${advice.why.charAt(0).toUpperCase()}${advice.why.slice(1)}` : "";
+  return {
+    id: "timezone",
+    label: LABELS.timezone,
+    message: `“${zone}” is not a time zone name from the list.${meant}${why}${meant ? "" : " Type a city, like Europe/Berlin or America/New_York."}`,
+  };
+}
+
+/**
+ * Problems that stop a save whatever the person wants: a blank or too long name or ended
+ * text, a zone that is none, a colour that is none.
+ */
 export function formErrors(v: TimerFormValues): FieldProblem[] {
   const out: FieldProblem[] = [];
   if (v.name === "") {
@@ -99,6 +182,22 @@ export function formErrors(v: TimerFormValues): FieldProblem[] {
       message: "give the timer a name: it is how you find it in the list.",
     });
   }
+  // Refused, never cut: a cut name is not the one that was typed. Counted as the API counts.
+  if (v.name.length > NAME_MAX) {
+    out.push({
+      id: "name",
+      label: LABELS.name,
+      message: `it has ${v.name.length} characters; a name has at most ${NAME_MAX}. Shorten it.`,
+    });
+  }
+  if (v.ended_text.length > ENDED_TEXT_MAX) {
+    out.push({
+      id: "ended_text",
+      label: LABELS.ended_text,
+      message: `it has ${v.ended_text.length} characters; at most ${ENDED_TEXT_MAX} fit. Shorten it.`,
+    });
+  }
+  if (!isCanonicalTimeZone(v.timezone)) out.push(timeZoneProblem(v.timezone));
   // An emptied date field: the API would ask for an ISO 8601 instant; the form asks for a day.
   const picked = (value: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value);
   if (v.type === "fixed" && !picked(v.deadline_local)) {
@@ -162,6 +261,17 @@ export function endedWarnings(v: TimerFormValues, now: number): FieldProblem[] {
   if (definition.type === "recurring" && status?.next_occurrence_at === null) {
     const id = v.rule_end === "until" ? "until" : v.rule_end === "count" ? "count" : "starts_on";
     return warn(id, "the rule has already ended: no time is left to count down to.");
+  }
+  if (definition.type === "personalized") {
+    const fallback = definition.personalization.fallback_deadline_at;
+    if (fallback === null) return [FALLBACK_EMPTY];
+    const at = Date.parse(fallback);
+    if (at <= now) {
+      return warn(
+        "fallback_local",
+        `${inZone(at, zone)} is in the past: test sends and links without a valid deadline would show the ended look.`,
+      );
+    }
   }
   return [];
 }

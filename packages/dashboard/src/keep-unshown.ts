@@ -20,9 +20,10 @@ export function keepUnshown(stored: TimerDefinition, change: Json): Json {
     const kept: Json = {};
     if (old.brand_color !== null) kept.brand_color = old.brand_color;
     if (old.cta !== null) kept.cta = old.cta;
-    // The email link's targets (GET /t/{id}/go) are set through the API only.
-    if (old.click_url) kept.click_url = old.click_url;
-    if (old.not_started_click_url) kept.not_started_click_url = old.not_started_click_url;
+    // Shown for personalized timers only (the only ones whose countdown can start later).
+    if (!("not_started_click_url" in look) && old.not_started_click_url) {
+      kept.not_started_click_url = old.not_started_click_url;
+    }
     if (old.matte_color !== old.background_color) kept.matte_color = old.matte_color;
     if (old.largest_unit !== (old.units[0] === "seconds" ? "minutes" : old.units[0])) {
       kept.largest_unit = old.largest_unit;
@@ -41,7 +42,8 @@ export function keepUnshown(stored: TimerDefinition, change: Json): Json {
   }
   // The builder's "ended" fields are all shown: an emptied one is removed, not kept.
   if (isObject(out.ended) && isObject(change.ended)) {
-    for (const f of ["image_url", "redirect_url"]) if (!(f in change.ended)) delete out.ended[f];
+    for (const f of ["image_url", "redirect_url", "click_url"])
+      if (!(f in change.ended)) delete out.ended[f];
   }
   if (isObject(out.personalization) && isObject(change.personalization)) {
     const sent = change.personalization;

@@ -11,6 +11,7 @@ import type { PageContext } from "./context";
 import type { DashboardDeps } from "./deps";
 import { endedWarnings, formErrors, formProblemOf } from "./form-problems";
 import { jsonResponse } from "./responses";
+import { lengthInWords } from "./share-options";
 import { describeRule, readTimerForm, timerBodyOf, todayIn } from "./timer-form";
 import { inZone, zoneDay } from "./zone-time";
 
@@ -75,6 +76,19 @@ export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promi
   const zone = definition.timezone;
   const at = status.target_at === null ? null : inZone(status.target_at, zone);
   let summary = at === null ? "Preview: no deadline" : `Ends ${at}`;
+  // Per-recipient timers have no one end: the preview is a sample recipient's.
+  if (definition.type === "duration") {
+    summary = `Each recipient gets ${lengthInWords(definition.duration_seconds)} from their own first open; the preview shows one who opens now`;
+  } else if (definition.type === "personalized") {
+    const fallback = definition.personalization.fallback_deadline_at;
+    summary =
+      definition.personalization.source === "start"
+        ? "Each recipient counts from their own start; the preview shows one whose start is now"
+        : "Each recipient counts to their own deadline; the preview shows one whose deadline is 2 days 5 hours away";
+    summary += fallback
+      ? `. Links without a valid deadline count to ${inZone(Date.parse(fallback), zone)}`
+      : "";
+  }
   if (definition.type === "recurring") {
     summary = `${describeRule(values)}; next: ${at ?? "none"}`;
     // A rule that starts on a later day counts to its first time from now on: say so.

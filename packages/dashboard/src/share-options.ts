@@ -2,23 +2,18 @@
 // script (a GET form); the script only submits the same form as you type.
 
 import { IMAGE_SIZE, type TimerDefinition, type TimerStatusResult } from "@tminus/core";
+import { EMAIL_PLATFORMS, type EmailPlatform } from "./email-platforms";
+import { ruleInWords } from "./rule-words";
 import { plural } from "./words";
 import { inZone } from "./zone-time";
 
-/** The email platforms the share panel writes merge tags for, in the order of its list. */
-export const EMAIL_PLATFORMS = [
-  "Mailchimp",
-  "Klaviyo",
-  "HubSpot",
-  "Braze",
-  "Salesforce Marketing Cloud",
-  "Customer.io",
-  "SendGrid",
-  "Brevo",
-] as const;
-
-/** One of the email platforms. */
-export type EmailPlatform = (typeof EMAIL_PLATFORMS)[number];
+/** The alt texts of a timer's email images: per recipient, and the one everyone shares. */
+export interface SnippetAlts {
+  /** The per-recipient image's (and every other image's) alt text. */
+  recipient: string;
+  /** An evergreen timer's shared image: it counts from the timer's start, not each open. */
+  shared: string;
+}
 
 /** Longest alt text the panel takes: screen readers read alt text whole. */
 export const ALT_MAX = 200;
@@ -31,19 +26,29 @@ export interface ShareOptions {
   platform: EmailPlatform;
   /** Width the email shows the image at, in CSS pixels. */
   width: number;
-  /** Whether the image is drawn at twice that width, for sharp 2x screens. */
+  /** Whether the image is drawn at twice that width and height (`scale=2`), for sharp 2x screens. */
   retina: boolean;
+  /** Whether the snippet adds the dark picture (`variant=dark`) for mail apps in dark mode. */
+  dark: boolean;
   /** The alt text typed, or null for the default. */
   alt: string | null;
   /** The contact field that holds the recipient's id or deadline, or null for the default. */
   field: string | null;
 }
 
+/** The hidden field the share form always sends: a query with it is the form's, checkboxes included. */
+export const SHARE_FORM_MARK = "share";
+
 /**
  * The share panel's options from a timer page's query; a value out of range or unknown falls
- * back to its default (the form says the ranges), never an error.
+ * back to its default (the form says the ranges), never an error. Dark mode is on by default
+ * when the timer's look has a dark variant, until the form says otherwise.
  */
-export function shareOptionsOf(query: URLSearchParams, naturalWidth: number): ShareOptions {
+export function shareOptionsOf(
+  query: URLSearchParams,
+  naturalWidth: number,
+  defaults: { dark: boolean } = { dark: false },
+): ShareOptions {
   const platform = EMAIL_PLATFORMS.find((p) => p === query.get("platform")) ?? "Mailchimp";
   const asked = Number(query.get("width") ?? "");
   const width =
@@ -56,39 +61,70 @@ export function shareOptionsOf(query: URLSearchParams, naturalWidth: number): Sh
     platform,
     width,
     retina: query.get("retina") === "2",
+    // An unticked checkbox sends nothing: only the form's own query can turn the default off.
+    dark:
+      query.has(SHARE_FORM_MARK) || query.has("dark") ? query.get("dark") === "1" : defaults.dark,
     alt: alt === "" ? null : alt,
     field: FIELD.test(field) ? field : null,
   };
 }
 
-/** The width the image is drawn at: twice the shown width on 2x, within the image limits. */
-export function drawnWidth(options: ShareOptions): number {
-  return Math.min(IMAGE_SIZE.maxWidth, options.retina ? options.width * 2 : options.width);
+/** The width the image is drawn at: twice the shown width on 2x (`scale=2`). */
+export function drawnWidth(options: Pick<ShareOptions, "width" | "retina">): number {
+  return options.retina ? options.width * 2 : options.width;
 }
 
-/** A length in its largest whole unit, in words: "3 days", "5 hours", "20 minutes". */
-function lengthInWords(seconds: number): string {
-  if (seconds >= 86_400 && seconds % 86_400 === 0) return plural(seconds / 86_400, "day");
-  if (seconds >= 3_600 && seconds % 3_600 === 0) return plural(seconds / 3_600, "hour");
-  return plural(Math.max(1, Math.round(seconds / 60)), "minute");
+/** A length in words, days and hours apart: "3 days", "2 days 5 hours", "20 minutes". */
+export function lengthInWords(seconds: number): string {
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3_600);
+  const minutes = Math.round((seconds % 3_600) / 60);
+  const parts = [
+    days > 0 ? plural(days, "day") : "",
+    hours > 0 ? plural(hours, "hour") : "",
+    minutes > 0 ? plural(minutes, "minute") : "",
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(" ") : "1 minute";
 }
 
 /**
- * The alt text an email image gets by default: what it counts to, in words in the timer's
- * zone ("Countdown to Fri 27 Nov, 17:00 Berlin time"), not the timer's internal name.
+ * The alt texts an email image gets by default: what it counts to, in words that stay true
+ * whenever the email is opened, never the timer's internal name. A fixed deadline in the
+ * timer's zone ("Countdown to Fri 27 Nov, 17:00 Berlin time"); a recurring timer's rule, not
+ * its next date ("Countdown to the next one: every Friday at 17:00 Berlin time"); an
+ * evergreen timer's length from the recipient's own first open, and for the image everyone
+ * shares, from the timer's start.
  */
+export function defaultAlts(
+  at: { definition: TimerDefinition; status: TimerStatusResult } | null,
+  sharedStart: string | null = null,
+): SnippetAlts {
+  const same = (text: string) => ({ recipient: text, shared: text });
+  if (!at) return same("Countdown");
+  const { definition, status } = at;
+  if (definition.type === "duration") {
+    const length = lengthInWords(definition.duration_seconds);
+    return {
+      recipient: `Countdown: ${length} from when you first open this email`,
+      shared: sharedStart
+        ? `Countdown: ${length} from ${sharedStart.replace(/ \(.*UTC\)$/, "")}`
+        : `Countdown: ${length} from the start of this offer`,
+    };
+  }
+  if (definition.type === "personalized") return same("Countdown to your deadline");
+  if (definition.type === "recurring") {
+    return same(`Countdown to the next one: ${ruleInWords(definition)}`);
+  }
+  if (status.target_at === null) return same("Countdown: ended");
+  // The UTC time inZone adds is for the dashboard's reader, not the email's.
+  return same(
+    `Countdown to ${inZone(status.target_at, definition.timezone).replace(/ \(.*UTC\)$/, "")}`,
+  );
+}
+
+/** The recipient's default alt text (see {@link defaultAlts}). */
 export function defaultAlt(
   at: { definition: TimerDefinition; status: TimerStatusResult } | null,
 ): string {
-  if (!at) return "Countdown";
-  const { definition, status } = at;
-  if (definition.type === "duration") {
-    return `Countdown: ${lengthInWords(definition.duration_seconds)} from when you open this email`;
-  }
-  if (definition.type === "personalized") return "Countdown to your deadline";
-  const target =
-    definition.type === "recurring" ? (status.next_occurrence_at ?? null) : status.target_at;
-  if (target === null) return "Countdown: ended";
-  // The UTC time inZone adds is for the dashboard's reader, not the email's.
-  return `Countdown to ${inZone(target, definition.timezone).replace(/ \(\d\d:\d\d UTC\)$/, "")}`;
+  return defaultAlts(at).recipient;
 }

@@ -42,6 +42,8 @@ export interface TimerFormValues {
   duration_minutes: string;
   /** Evergreen: no viewer's countdown runs past this wall time (empty: no cap). */
   not_after_local: string;
+  /** Evergreen: a privacy prefetch (Apple Mail) starts nothing; the first human open does. */
+  start_on_human: boolean;
   freq: string;
   interval: string;
   byday: string[];
@@ -56,6 +58,8 @@ export interface TimerFormValues {
   source: string;
   offset_hours: string;
   require_signature: boolean;
+  /** Personalized: the wall time (in the zone) links without a valid value count to; empty: none. */
+  fallback_local: string;
   theme: string;
   background_color: string;
   text_color: string;
@@ -74,6 +78,12 @@ export interface TimerFormValues {
   ended_text: string;
   ended_image_url: string;
   ended_redirect_url: string;
+  /** Where the email's link (`/go`) leads while the timer runs (empty: the hosted page). */
+  click_url: string;
+  /** ... before the recipient's countdown starts (a personalized start in the future). */
+  not_started_click_url: string;
+  /** ... once it has ended. */
+  ended_click_url: string;
   /** Preview only (never saved): draw the ended look instead of the running countdown. */
   preview_ended: boolean;
 }
@@ -100,11 +110,11 @@ export function defaultFormValues(now: number, zone = "Etc/UTC"): TimerFormValue
     type: "fixed",
     timezone: zone,
     deadline_local: `${inAWeek.slice(0, 10)}T12:00`,
-    // A day as 1 day 0 hours: the hours field allows 0 to 23, so "24" would block the form.
     duration_days: "1",
     duration_hours: "0",
     duration_minutes: "0",
     not_after_local: "",
+    start_on_human: false,
     freq: "WEEKLY",
     interval: "1",
     byday: ["FR"],
@@ -118,6 +128,7 @@ export function defaultFormValues(now: number, zone = "Etc/UTC"): TimerFormValue
     source: "deadline",
     offset_hours: "48",
     require_signature: false,
+    fallback_local: "",
     theme: DEFAULT_LOOK.theme,
     background_color: DEFAULT_LOOK.background_color,
     text_color: DEFAULT_LOOK.text_color,
@@ -136,6 +147,9 @@ export function defaultFormValues(now: number, zone = "Etc/UTC"): TimerFormValue
     ended_text: "Ended",
     ended_image_url: "",
     ended_redirect_url: "",
+    click_url: "",
+    not_started_click_url: "",
+    ended_click_url: "",
     preview_ended: false,
   };
 }
@@ -159,6 +173,7 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     duration_hours: text("duration_hours"),
     duration_minutes: text("duration_minutes"),
     not_after_local: text("not_after_local"),
+    start_on_human: form.get("start_on_human") === "on",
     freq: text("freq"),
     interval: text("interval"),
     byday: form.getAll("byday"),
@@ -173,6 +188,7 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     source: text("source"),
     offset_hours: text("offset_hours"),
     require_signature: form.get("require_signature") === "on",
+    fallback_local: text("fallback_local"),
     theme: text("theme"),
     background_color: normalizeHex(text("background_color")),
     text_color: normalizeHex(text("text_color")),
@@ -191,6 +207,9 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     ended_text: text("ended_text"),
     ended_image_url: text("ended_image_url"),
     ended_redirect_url: text("ended_redirect_url"),
+    click_url: text("click_url"),
+    not_started_click_url: text("not_started_click_url"),
+    ended_click_url: text("ended_click_url"),
     preview_ended: form.get("preview_ended") === "on",
   };
 }
@@ -287,6 +306,12 @@ function lookOf(v: TimerFormValues): Record<string, unknown> {
     panel: v.panel,
     transparent: v.transparent,
     dark: v.dark_variant ? {} : null,
+    click_url: v.click_url || null,
+    // Only a personalized link's start can lie ahead: the builder shows the field for those
+    // alone, and the other types keep what the API stored (keep-unshown.ts).
+    ...(v.type === "personalized"
+      ? { not_started_click_url: v.not_started_click_url || null }
+      : {}),
   };
 }
 
@@ -301,6 +326,7 @@ export function timerBodyOf(v: TimerFormValues): Record<string, unknown> {
       text: v.ended_text,
       ...(v.ended_image_url ? { image_url: v.ended_image_url } : {}),
       ...(v.ended_redirect_url ? { redirect_url: v.ended_redirect_url } : {}),
+      ...(v.ended_click_url ? { click_url: v.ended_click_url } : {}),
     },
   };
   switch (v.type) {
@@ -314,6 +340,7 @@ export function timerBodyOf(v: TimerFormValues): Record<string, unknown> {
         ...common,
         duration_seconds: seconds,
         ...(v.not_after_local ? { not_after: deadlineAt(v.not_after_local, v.timezone) } : {}),
+        start_on: v.start_on_human ? "first_human_open" : "first_open",
       };
     }
     case "recurring":
@@ -326,7 +353,10 @@ export function timerBodyOf(v: TimerFormValues): Record<string, unknown> {
           ended_hold_seconds: (Number(v.hold_minutes) || 0) * 60,
         },
       };
-    case "personalized":
+    case "personalized": {
+      const fallback_deadline_at = v.fallback_local
+        ? deadlineAt(v.fallback_local, v.timezone)
+        : null;
       return {
         type: "personalized",
         ...common,
@@ -336,9 +366,11 @@ export function timerBodyOf(v: TimerFormValues): Record<string, unknown> {
                 source: "start",
                 offset_seconds: Math.round((Number(v.offset_hours) || 0) * 3600),
                 require_signature: v.require_signature,
+                fallback_deadline_at,
               }
-            : { source: "deadline", require_signature: v.require_signature },
+            : { source: "deadline", require_signature: v.require_signature, fallback_deadline_at },
       };
+    }
     default:
       return { type: v.type, ...common, deadline_at: deadlineAt(v.deadline_local, v.timezone) };
   }
@@ -386,6 +418,10 @@ export function formValuesOf(
     ended_text: definition.ended.text,
     ended_image_url: definition.ended.image_url ?? "",
     ended_redirect_url: definition.ended.redirect_url ?? "",
+    // Looks stored before the click URLs existed lack the fields.
+    click_url: definition.look.click_url ?? "",
+    not_started_click_url: definition.look.not_started_click_url ?? "",
+    ended_click_url: definition.ended.click_url ?? "",
   });
   if (definition.type === "fixed") {
     // A wall-clock deadline is shown as sent; an instant as the wall time in the timer's zone.
@@ -401,6 +437,7 @@ export function formValuesOf(
     v.duration_minutes = String(Math.floor((s % 3600) / 60));
     if (definition.not_after !== undefined)
       v.not_after_local = wallTime(definition.not_after, definition.timezone);
+    v.start_on_human = definition.start_on === "first_human_open";
   } else if (definition.type === "recurring") {
     const rule = new Map(
       definition.recurrence.rrule.split(";").map((p) => p.split("=") as [string, string]),
@@ -427,6 +464,8 @@ export function formValuesOf(
     v.source = p.source;
     v.require_signature = p.require_signature;
     if (p.source === "start") v.offset_hours = String(p.offset_seconds / 3600);
+    if (p.fallback_deadline_at)
+      v.fallback_local = wallTime(p.fallback_deadline_at, definition.timezone);
   }
   return v;
 }

@@ -32,14 +32,17 @@ function dayOf(wall: Date): string {
 
 /**
  * An instant as the wall time in `zone`, in words: "Fri 27 Nov, 17:00 Berlin time", with the
- * UTC time after it when the zone is not UTC ("(16:00 UTC)").
+ * UTC time after it when the zone is not UTC ("(16:00 UTC)"), and its day when UTC is on
+ * another day already ("Fri 4 Dec, 23:59 New York time (Sat 04:59 UTC)").
  */
 export function inZone(ms: number, zone: string): string {
   const wall = new Date(ms + zoneOffsetMs(zone, ms));
   const city = zoneCity(zone);
   if (city === "UTC") return `${dayOf(wall)}, ${wall.toISOString().slice(11, 16)} UTC`;
   const text = `${dayOf(wall)}, ${wall.toISOString().slice(11, 16)} ${city} time`;
-  return `${text} (${new Date(ms).toISOString().slice(11, 16)} UTC)`;
+  const utc = new Date(ms);
+  const otherDay = utc.getUTCDate() !== wall.getUTCDate() ? `${dayOf(utc)} ` : "";
+  return `${text} (${otherDay}${utc.toISOString().slice(11, 16)} UTC)`;
 }
 
 // English locales that name zones by letters ("EST", "CET", "AEDT", "IST"); the first that

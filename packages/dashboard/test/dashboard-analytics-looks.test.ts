@@ -267,6 +267,14 @@ describe.skipIf(!chromiumAvailable)(
       await page.click("text=Save look");
       await page.waitForLoadState("load");
       expect(await page.textContent("[role=alert]")).toContain("Save this look as: give it a name");
+      // A name over the limit is refused with its length, not cut by the field.
+      await page.fill("#look_name", "B".repeat(120));
+      expect(await page.inputValue("#look_name")).toBe("B".repeat(120));
+      await page.click("text=Save look");
+      await page.waitForLoadState("load");
+      expect(await page.textContent("[role=alert]")).toContain(
+        "the name has 120 characters; at most 100 fit",
+      );
       await page.fill("#look_name", "Acme brand");
       await page.click("text=Save look");
       await page.waitForURL(/notice=look-saved$/);

@@ -231,8 +231,9 @@ describe.skipIf(!chromiumAvailable)(
       // The edit form reads the rule's end back.
       expect(await page.isChecked("input[name=rule_end][value=count]")).toBe(true);
 
-      // Things only the API sets: exdates, a matte colour, the dark variant's own colours, a
-      // redirect after the end, the email link's targets. An edit of the name in the builder keeps every one of them.
+      // Things only the API sets (exdates, a matte colour, the dark variant's own colours, the
+      // link before the start, which the builder shows for personalized timers only) and the
+      // links it shows: an edit of the name in the builder keeps every one of them.
       const patched = await s.call("PATCH", `/api/v1/timers/${id}`, {
         key,
         headers: { "if-match": made.revision },

@@ -196,8 +196,18 @@ describe("the list is what timers accept (spec: invalid_timezone)", () => {
 
   it("an unlisted zone is 400 invalid_timezone on create and on update", async () => {
     const key = await s.key();
-    const unlisted = ["Asia/Calcutta", "Europe/Kiev", "US/Eastern", "UTC", "EST", "europe/berlin"];
-    for (const timezone of unlisted) {
+    // Each with the canonical zone it probably meant, in details.suggestions.
+    const unlisted: Record<string, string[]> = {
+      "Asia/Calcutta": ["Asia/Kolkata"],
+      "Europe/Kiev": ["Europe/Kyiv"],
+      "US/Eastern": ["America/New_York"],
+      UTC: ["Etc/UTC"],
+      EST: ["America/New_York"],
+      "New York": ["America/New_York"],
+      "europe/berlin": ["Europe/Berlin"],
+      "Mars/Olympus_Mons": [],
+    };
+    for (const [timezone, suggestions] of Object.entries(unlisted)) {
       const err = expectError(
         await s.call("POST", "/api/v1/timers", {
           key,
@@ -207,7 +217,9 @@ describe("the list is what timers accept (spec: invalid_timezone)", () => {
         400,
         "invalid_timezone",
       );
-      expect(err.details?.field).toBe("timezone");
+      expect(err.details).toEqual({ field: "timezone", suggestions });
+      if (timezone === "EST")
+        expect(err.message).toContain("EST (Eastern Standard Time) is an abbreviation, not a zone");
     }
     const created = await s.call("POST", "/api/v1/timers", {
       key,
@@ -219,6 +231,9 @@ describe("the list is what timers accept (spec: invalid_timezone)", () => {
       headers: { "if-match": created.headers.get("etag")! },
       body: { timezone: "Asia/Calcutta" },
     });
-    expectError(patched, 400, "invalid_timezone");
+    expect(expectError(patched, 400, "invalid_timezone").details).toEqual({
+      field: "timezone",
+      suggestions: ["Asia/Kolkata"],
+    });
   });
 });

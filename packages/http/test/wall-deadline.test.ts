@@ -107,7 +107,7 @@ describe("deadline_local + timezone", () => {
     });
     expect(expectError(offset, 400, "validation_error").message).toContain("without Z or offset");
     const zone = await create(key, { deadline_local: "2026-11-27T09:00", timezone: "CET" });
-    expect(expectError(zone, 400, "invalid_timezone").details).toEqual({ field: "timezone" });
+    expect(expectError(zone, 400, "invalid_timezone").details).toMatchObject({ field: "timezone" });
   });
 
   it("PATCH moves a wall-clock deadline with its zone", async () => {

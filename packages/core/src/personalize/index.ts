@@ -3,6 +3,7 @@ export { base64url, hmacSha256, timingSafeEqual } from "./hmac";
 export { sha256 } from "./sha256";
 export {
   canonicalPersonalizedParams,
+  legacyCanonicalPersonalizedParams,
   SIGNED_PARAM_NAMES,
   signPersonalizedParams,
   verifyPersonalizedParams,

@@ -13,22 +13,41 @@ export const SIGNED_PARAM_NAMES: readonly string[] = ["deadline", "start"];
 // Domain separation: a signature made for this purpose means nothing elsewhere.
 const CONTEXT = "tminus-personalized-v1";
 
-/**
- * The exact text that is signed: `tminus-personalized-v1`, a newline, then the
- * covered parameters present, sorted by name, as `name=value` pairs (each part
- * percent-encoded) joined by `&`. A space in a value is read as `+`: decoding a
- * query string turns an unencoded `+01:00` offset into ` 01:00`.
- */
-export function canonicalPersonalizedParams(params: Readonly<Record<string, string>>): string {
+// The covered parameters present, sorted by name, each value as `encode` writes it.
+function canonical(
+  params: Readonly<Record<string, string>>,
+  encode: (value: string) => string,
+): string {
   // Stryker disable next-line MethodExpression: equivalent while SIGNED_PARAM_NAMES is listed in order; the sort keeps it true if a name is added.
   const pairs = SIGNED_PARAM_NAMES.filter((name) => typeof params[name] === "string")
     .slice()
     .sort()
-    .map(
-      (name) =>
-        `${encodeURIComponent(name)}=${encodeURIComponent(params[name]!.replaceAll(" ", "+"))}`,
-    );
+    // A space in a value is read as `+`: decoding a query string turns an unencoded
+    // `+01:00` offset into ` 01:00`, and no valid value holds a space.
+    .map((name) => `${name}=${encode(params[name]!.replaceAll(" ", "+"))}`);
   return `${CONTEXT}\n${pairs.join("&")}`;
+}
+
+/**
+ * The exact text that is signed: `tminus-personalized-v1`, a newline, then the
+ * covered parameters present, sorted by name, as `name=value` pairs joined by `&`, each
+ * value as the recipient's platform stored it (the query value percent-decoded once):
+ * `deadline=2026-12-01T09:00:00Z`. So any HMAC recipe over the raw value works. A space
+ * in a value is read as `+` (an unencoded `+01:00` offset arrives as ` 01:00`).
+ */
+export function canonicalPersonalizedParams(params: Readonly<Record<string, string>>): string {
+  return canonical(params, (value) => value);
+}
+
+/**
+ * The text signatures were made over before 0.2: the same, with each value
+ * percent-encoded (`deadline=2026-12-01T09%3A00%3A00Z`). Still accepted, so links
+ * already sent keep working; new signatures use {@link canonicalPersonalizedParams}.
+ */
+export function legacyCanonicalPersonalizedParams(
+  params: Readonly<Record<string, string>>,
+): string {
+  return canonical(params, encodeURIComponent);
 }
 
 /**
@@ -45,11 +64,19 @@ export function signPersonalizedParams(
   return base64url(hmacSha256(secret, canonicalPersonalizedParams(params)));
 }
 
-/** Whether `signature` is the valid `sig` for `params` under `secret`, compared in constant time. */
+/**
+ * Whether `signature` is the valid `sig` for `params` under `secret`, compared in constant
+ * time: a signature over the raw values, or one over their percent-encoded form (links
+ * signed before 0.2).
+ */
 export function verifyPersonalizedParams(
   secret: string,
   params: Readonly<Record<string, string>>,
   signature: string,
 ): boolean {
-  return timingSafeEqual(signPersonalizedParams(secret, params), signature);
+  if (timingSafeEqual(signPersonalizedParams(secret, params), signature)) return true;
+  const legacy = legacyCanonicalPersonalizedParams(params);
+  // Values that percent-encoding leaves alone (Unix seconds) have one form only.
+  if (legacy === canonicalPersonalizedParams(params)) return false;
+  return timingSafeEqual(base64url(hmacSha256(secret, legacy)), signature);
 }

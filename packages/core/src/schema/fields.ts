@@ -4,7 +4,8 @@
 import { z } from "zod";
 import { formatLocalDateTime, parseLocalDateTime } from "../time/local-date-time";
 import { formatInstant, parseOffsetDateTime } from "../time/offset-date-time";
-import { isCanonicalTimeZone, timeZoneNames } from "../time/timezones";
+import { isCanonicalTimeZone } from "../time/timezones";
+import { adviseTimeZone, timeZoneAdviceText } from "../time/zone-advice";
 
 // formatInstant writes four-digit years only inside this range, and only what it
 // writes parses back, so stored values always round-trip.
@@ -66,22 +67,22 @@ export function timeZone() {
     .string()
     .superRefine((name, ctx) => {
       if (isCanonicalTimeZone(name)) return;
-      // Stryker disable next-line StringLiteral: equivalent, the mapper reads only the message of a custom issue.
-      ctx.addIssue({ code: "custom", message: timeZoneMessage(name) });
+      const advice = adviseTimeZone(name);
+      const base = "must be a canonical IANA time zone like Europe/Berlin (see GET /timezones)";
+      const more = timeZoneAdviceText(advice);
+      ctx.addIssue({
+        // Stryker disable next-line StringLiteral: equivalent, the mapper reads only the message and params of a custom issue.
+        code: "custom",
+        message: more === "" ? base : `${base}; ${more}`,
+        // The mapper hands these on as the error's details.suggestions.
+        params: { suggestions: advice.suggestions },
+      });
     })
     .meta({
       description:
         "Canonical IANA time zone identifier (Area/Location, or Etc/UTC); GET /timezones lists them.",
       examples: ["Europe/Berlin"],
     });
-}
-
-function timeZoneMessage(name: string): string {
-  const base = "must be a canonical IANA time zone like Europe/Berlin (see GET /timezones)";
-  // Only refused names get here, so a scan of the list costs nothing that matters.
-  const lower = name.toLowerCase();
-  const suggestion = timeZoneNames.find((zone) => zone.toLowerCase() === lower);
-  return suggestion === undefined ? base : `${base}; did you mean ${suggestion}?`;
 }
 
 /** A colour `#RRGGBB`, normalized to upper case. */

@@ -13,6 +13,8 @@ export interface ValidationIssue {
   field: string;
   /** Names the field and the rule it broke; may be reworded between releases. */
   message: string;
+  /** invalid_timezone: canonical zones the value probably meant ("EST" -> America/New_York). */
+  suggestions?: string[];
 }
 
 /** A validated value, or the issues that stopped it, most useful first. */
@@ -98,11 +100,16 @@ function mapIssue(issue: ZodIssue, context: IssueContext): ValidationIssue[] {
   }
   // The specification gives timezone its own code, whatever is wrong with it.
   const code = field === "timezone" ? "invalid_timezone" : "validation_error";
+  const suggestions =
+    issue.code === "custom"
+      ? (issue.params as { suggestions?: string[] } | undefined)?.suggestions
+      : undefined;
   return [
     {
       code,
       field: issue.code === "invalid_key" ? fieldPath(issue.path.slice(0, -1)) : field,
       message: describe(issue, field),
+      ...(suggestions ? { suggestions } : {}),
     },
   ];
 }

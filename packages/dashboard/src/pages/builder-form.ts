@@ -1,6 +1,6 @@
 import { TIME_UNITS, timeZoneNames } from "@tminus/core";
 import type { PageContext } from "../context";
-import type { FieldProblem } from "../form-problems";
+import { ENDED_TEXT_MAX, FALLBACK_EMPTY, type FieldProblem, NAME_MAX } from "../form-problems";
 import { html, type SafeHtml } from "../html";
 import { csrfField } from "../layout";
 import { THEME_PALETTES, type TimerFormValues, WEEKDAYS } from "../timer-form";
@@ -30,7 +30,7 @@ function problemNote(problem: FieldProblem | undefined): {
   if (!problem) return { note: "", attrs: "" };
   const kind = problem.warning ? "field-warning" : "field-error";
   return {
-    note: html`<p class="${kind}" id="${problem.id}-problem"><strong>${problem.label}:</strong> ${problem.message}</p>`,
+    note: html`<p class="${kind}" id="${problem.id}-problem"${problem.whileEmpty ? html` data-while-empty="${problem.id}"` : ""}><strong>${problem.label}:</strong> ${problem.message}</p>`,
     attrs: problem.warning ? "" : html` aria-invalid="true"`,
   };
 }
@@ -105,7 +105,7 @@ export function builderForm(
   const v = input.values;
   const byId = new Map((input.problems ?? []).map((p) => [p.id, p]));
   const field = (id: string, label: string, value: string, extra: TextExtra = {}) =>
-    text(id, label, value, { ...extra, problem: byId.get(id) });
+    text(id, label, value, { ...extra, problem: byId.get(id) ?? extra.problem });
   const noteOf = (id: string) => problemNote(byId.get(id));
   const warned = (input.problems ?? []).some((p) => p.warning);
   const previewUrl = ctx.envPath("/preview.png");
@@ -114,7 +114,7 @@ export function builderForm(
 <form method="post" action="${input.action}" data-preview="${previewUrl}" data-now="${ctx.now}" aria-describedby="preview-status">
 ${csrfField(ctx)}${input.idempotencyKey ? html`<input type="hidden" name="idempotency_key" value="${input.idempotencyKey}">` : ""}
 ${input.revision !== undefined ? html`<input type="hidden" name="revision" value="r${input.revision}">` : ""}
-${field("name", "Name", v.name, { attrs: html` maxlength="200" aria-required="true" placeholder="Black Friday sale"` })}
+${field("name", "Name", v.name, { hint: `Up to ${NAME_MAX} characters; only you see it.`, attrs: html` aria-required="true" placeholder="Black Friday sale"` })}
 <fieldset><legend>Type</legend>${TYPES.filter(([t]) => !input.typeFixed || t === v.type).map(
     ([t, label, hint]) =>
       html`<label class="check"><input type="radio" name="type" value="${t}"${checked(v.type === t)}> <span><strong>${label}</strong> <span class="hint">${hint}</span></span></label>`,
@@ -125,9 +125,10 @@ ${field("name", "Name", v.name, { attrs: html` maxlength="200" aria-required="tr
 <div data-type-section="fixed">${field("deadline_local", "Ends at", v.deadline_local, { type: "datetime-local", hint: "In the timer's time zone." })}</div>
 <div data-type-section="duration" class="row">
 ${field("duration_days", "Days", v.duration_days, { type: "number", attrs: html` min="0" max="366"` })}
-${field("duration_hours", "Hours", v.duration_hours, { type: "number", attrs: html` min="0" max="23"` })}
-${field("duration_minutes", "Minutes", v.duration_minutes, { type: "number", attrs: html` min="0" max="59"` })}
-${field("not_after_local", "Never past (optional)", v.not_after_local, { type: "datetime-local", hint: "No viewer's countdown runs past this time (in the time zone), e.g. the sale's last day." })}</div>
+${field("duration_hours", "Hours", v.duration_hours, { type: "number", hint: "48 hours is 2 days: any number of hours is fine.", attrs: html` min="0"` })}
+${field("duration_minutes", "Minutes", v.duration_minutes, { type: "number", attrs: html` min="0"` })}
+${field("not_after_local", "Never past (optional)", v.not_after_local, { type: "datetime-local", hint: "No viewer's countdown runs past this time (in the time zone), e.g. the sale's last day." })}
+<label class="check"><input type="checkbox" name="start_on_human"${checked(v.start_on_human)}> <span>Start at the reader's first open, not at delivery <span class="hint">Apple Mail fetches every image when the email arrives (Mail Privacy Protection): that fetch is shown the full time and starts nothing.</span></span></label></div>
 <div data-type-section="recurring">
 <div class="row"><div><label for="freq">Repeats</label>${noteOf("freq").note}<select id="freq" name="freq">${options(
     v.freq,
@@ -172,7 +173,12 @@ ${field("until", "Last day (with “on a date”)", v.until, { type: "date" })}<
     ],
   )}</select></div>
 ${field("offset_hours", "Hours from the start (when links carry a start)", v.offset_hours, { type: "number", attrs: html` min="0" step="0.25"` })}
-<label class="check"><input type="checkbox" name="require_signature"${checked(v.require_signature)}> Accept only signed links (recipients cannot change their deadline)</label></div>
+<label class="check"><input type="checkbox" name="require_signature"${checked(v.require_signature)}> Accept only signed links (recipients cannot change their deadline)</label>
+${field("fallback_local", "Fallback deadline (recommended)", v.fallback_local, {
+  type: "datetime-local",
+  hint: "In the timer's time zone. Shown when a link has no valid deadline of its own: test sends and previews (merge tags left unfilled), a contact without the field, a missing or wrong signature.",
+  problem: byId.get("fallback_local") ?? (v.fallback_local === "" ? FALLBACK_EMPTY : undefined),
+})}</div>
 </fieldset>
 <fieldset><legend>Look</legend>
 <div class="row"><div><label for="theme">Base theme</label><select id="theme" name="theme" data-palettes="${JSON.stringify(THEME_PALETTES)}">${options(
@@ -212,10 +218,16 @@ ${field("locale", "Label language", v.locale, { hint: "A language tag: en, de, f
     field(`label_${u}`, u, v.labels[u] ?? "", { attrs: html` maxlength="40"` }),
   )}</div></details>
 </fieldset>
+<fieldset><legend>Where the email's link leads</legend>
+<p class="hint">The snippets wrap the image in a link that follows the timer. Empty: the timer's hosted page, which shows the same countdown.</p>
+${field("click_url", "While it runs", v.click_url, { type: "url", hint: "Your sale or offer page, e.g. https://shop.example/sale", attrs: html` placeholder="https://"` })}
+<div data-type-section="personalized">${field("not_started_click_url", "Before it starts", v.not_started_click_url, { type: "url", hint: "For links that carry a start still in the future: a teaser page.", attrs: html` placeholder="https://"` })}</div>
+${field("ended_click_url", "After the end", v.ended_click_url, { type: "url", hint: "An “offer ended” page, or your next offer.", attrs: html` placeholder="https://"` })}
+</fieldset>
 <fieldset><legend>After the end</legend>
-${field("ended_text", "Text shown instead of the digits", v.ended_text, { attrs: html` maxlength="200"` })}
-${field("ended_image_url", "Image instead (optional)", v.ended_image_url, { type: "url", hint: "An https address: shown on the hosted page and embed, and email images redirect to it.", attrs: html` placeholder="https://"` })}
-${field("ended_redirect_url", "Send hosted-page viewers to (optional)", v.ended_redirect_url, { type: "url", attrs: html` placeholder="https://"` })}
+${field("ended_text", "Text shown instead of the digits", v.ended_text, { hint: `Up to ${ENDED_TEXT_MAX} characters.` })}
+${field("ended_image_url", "Image instead (optional)", v.ended_image_url, { type: "url", hint: "An https address of your own picture, at the countdown's size: email images show it (they redirect to it) once a recipient's countdown has ended, and so do the hosted page and embed.", attrs: html` placeholder="https://"` })}
+${field("ended_redirect_url", "Send hosted-page viewers to (optional)", v.ended_redirect_url, { type: "url", hint: "Once it has ended, the hosted page sends its visitors here.", attrs: html` placeholder="https://"` })}
 <label class="check"><input type="checkbox" name="preview_ended"${checked(v.preview_ended)}> Show the ended look in the preview</label>
 </fieldset>
 ${warned ? html`<label class="check"><input type="checkbox" name="accept_ended"> Create it anyway: it shows the ended look from the start</label>` : ""}

@@ -14,7 +14,7 @@ import { html, type SafeHtml } from "../html";
 import { csrfField, page } from "../layout";
 import { pngSize, sampleViewer } from "../preview";
 import { htmlResponse, jsonResponse } from "../responses";
-import { defaultAlt } from "../share-options";
+import { defaultAlt, shareOptionsOf } from "../share-options";
 import { personalOf, shareSnippets } from "../snippets";
 import { TYPE_NAMES, typeName } from "../words";
 import { zoneTime } from "../zone-time";
@@ -101,9 +101,12 @@ function statusCell(t: ListedTimer, at: TimerNow | null): SafeHtml {
 const SIZES_KEPT = 256;
 const sizes = new Map<string, Promise<{ width: number; height: number }>>();
 
-/** The width and height of a timer's 600 px email image, as the share panel's snippet says. */
-export function emailImageSize(definition: TimerDefinition, deps: DashboardDeps) {
-  const key = JSON.stringify([definition.look, definition.ended]);
+/**
+ * The width and height of a timer's email image drawn `width` px wide (600 by default), as
+ * the share panel's snippet says: the height is the look's, whatever the width.
+ */
+export function emailImageSize(definition: TimerDefinition, deps: DashboardDeps, width = 600) {
+  const key = JSON.stringify([definition.look, definition.ended, width]);
   let size = sizes.get(key);
   if (!size) {
     if (sizes.size >= SIZES_KEPT) sizes.clear();
@@ -112,7 +115,7 @@ export function emailImageSize(definition: TimerDefinition, deps: DashboardDeps)
         remainingSeconds: 0,
         look: definition.look,
         ended: definition.ended,
-        width: 600,
+        width,
       })
       .then(pngSize);
     // A failed drawing (a full render queue) is not kept: the next visit tries again.
@@ -132,7 +135,18 @@ async function emailSnippet(
   const { definition } = at;
   const size = await emailImageSize(definition, deps);
   const personal = personalOf(definition);
-  const [first] = shareSnippets({ ...t, urls: t.urls, ...size, alt: defaultAlt(at), personal });
+  // The panel's defaults: 600 px, Mailchimp, the dark picture when the look has a dark variant.
+  const share = shareOptionsOf(new URLSearchParams(), size.width, {
+    dark: definition.look.dark !== null,
+  });
+  const [first] = shareSnippets({
+    ...t,
+    urls: t.urls,
+    ...size,
+    alt: defaultAlt(at),
+    share,
+    personal,
+  });
   return first?.code ?? null;
 }
 

@@ -12,7 +12,7 @@ import { lookPreset, withPreset } from "../look-presets";
 import { previewImage } from "../preview";
 import { htmlResponse, redirect } from "../responses";
 import { LOOK_NAME_MAX, lookOf, savedLooks, withSavedLook } from "../saved-looks";
-import { defaultAlt, shareOptionsOf } from "../share-options";
+import { defaultAlts, shareOptionsOf } from "../share-options";
 import { personalOf, shareSnippets } from "../snippets";
 import {
   defaultFormValues,
@@ -22,7 +22,7 @@ import {
   timerBodyOf,
 } from "../timer-form";
 import { typeName } from "../words";
-import { zoneTime } from "../zone-time";
+import { inZone, zoneTime } from "../zone-time";
 import { builderForm } from "./builder-form";
 import { lookPicker } from "./look-picker";
 import { noticeOf, type PageRoute } from "./route";
@@ -158,10 +158,11 @@ async function timerPage(
     html`<form class="inline" method="post" action="${ctx.envPath(`/timers/${id}/${name}`)}"${opts.confirm ? html` data-confirm="${opts.confirm}"` : ""}>
 ${csrfField(ctx)}<input type="hidden" name="revision" value="${view.revision}">${opts.body ?? ""}<button type="submit"${opts.danger ? html` class="danger"` : html` class="secondary"`}>${label}</button></form>`;
   const live = view.status === "draft" || view.status === "published";
+  // A draft shows nowhere, so there is nothing to pause: Pause is offered once it is published.
   const timed = view.type === "fixed" || view.type === "duration";
   const actions = html`<div class="actions">
 ${view.status === "draft" ? (ctx.environment === "production" ? actionForm("publish", "Publish") : html`<span class="hint">Sandbox timers cannot be published; build it in Production to use it.</span>`) : ""}
-${live && timed ? actionForm(paused ? "resume" : "pause", paused ? "Resume" : "Pause") : ""}
+${timed && paused && live ? actionForm("resume", "Resume") : ""}${timed && !paused && view.status === "published" ? actionForm("pause", "Pause") : ""}
 ${live && view.type === "duration" ? actionForm("reset", "Reset every viewer", { confirm: "Every viewer starts again from the full length. Continue?" }) : ""}
 ${live && view.type !== "recurring" ? actionForm("extend", "Extend", { body: html`<label class="sr-only" for="extend-minutes">Minutes to add</label><input id="extend-minutes" name="minutes" type="number" min="1" value="60" class="short"> <span class="hint">minutes</span> ` }) : ""}
 ${actionForm("duplicate", "Duplicate")}
@@ -169,17 +170,28 @@ ${live ? actionForm("archive", "Archive") : ""}${view.status === "archived" ? ac
 ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}" for good? Emails showing it will show "not available".` })}</div>`;
   let sharing = html``;
   if (view.status === "published" && view.urls) {
-    const size = await emailImageSize(definition, deps);
+    const natural = await emailImageSize(definition, deps);
     const personal = personalOf(definition);
-    const share = shareOptionsOf(ctx.req.query, size.width);
-    const alt = defaultAlt(await timerNow(ctx, id));
+    const share = shareOptionsOf(ctx.req.query, natural.width, {
+      dark: definition.look.dark !== null,
+    });
+    // The height the image is drawn at for the chosen width (the look's height does not
+    // scale with the width): the attributes must say the drawn proportions.
+    const size = await emailImageSize(definition, deps, share.width);
+    // An evergreen image without a recipient counts from the timer's start (a reset, or its
+    // publication): said with its date, which stays true.
+    const { clock } = timerData(record);
+    const started = clock.started_at ?? clock.published_at;
+    const sharedStart = started === null ? undefined : inZone(started, definition.timezone);
+    const alts = defaultAlts(await timerNow(ctx, id), sharedStart ?? null);
     const snippets = shareSnippets({
       type: view.type,
       urls: view.urls,
       ...size,
-      alt: share.alt ?? alt,
+      alt: share.alt ?? alts,
       share,
       personal,
+      sharedStart,
     });
     const secret = timerData(record).signing_secret;
     const signed =
@@ -196,7 +208,7 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
       urls: view.urls,
       snippets,
       share,
-      defaultAlt: alt,
+      defaultAlt: alts.recipient,
       perRecipient: view.type === "duration" || personal !== undefined,
       personalized: personal !== undefined,
       extra: signed,
@@ -207,7 +219,7 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
 <p class="ends"><strong>Ends:</strong> ${endsCell(await timerNow(ctx, id), ctx.now)}</p>
 <p><a href="${ctx.envPath(`/timers/${id}/analytics`)}">Analytics: views per day and email clients</a></p>
 ${actions}
-<form class="panel row save-look" method="post" action="${ctx.envPath(`/timers/${id}/save-look`)}">${csrfField(ctx)}<div><label for="look_name">Save this look as</label><input id="look_name" name="look_name" type="text" maxlength="${LOOK_NAME_MAX}" required placeholder="Brand, spring"></div><div><button type="submit" class="secondary">Save look</button></div></form>
+<form class="panel row save-look" method="post" action="${ctx.envPath(`/timers/${id}/save-look`)}">${csrfField(ctx)}<div><label for="look_name">Save this look as</label><input id="look_name" name="look_name" type="text" required placeholder="Brand, spring" aria-describedby="look_name-hint"><p class="hint" id="look_name-hint">1 to ${LOOK_NAME_MAX} characters.</p></div><div><button type="submit" class="secondary">Save look</button></div></form>
 ${sharing}${await timerRulesSection(ctx, id)}
 <h2>Edit</h2>${builderForm(ctx, {
     // A refused edit shows what was typed, not the stored timer.
@@ -239,8 +251,12 @@ async function saveLook(ctx: PageContext, id: string, deps: Parameters<PageRoute
   const name = (ctx.form.get("look_name") ?? "").trim();
   const refuse = (message: string) =>
     timerPage(ctx, id, deps, { problems: [], message, status: 422 });
-  if (name === "" || name.length > LOOK_NAME_MAX) {
-    return refuse(`Save this look as: give it a name of 1 to ${LOOK_NAME_MAX} characters.`);
+  if (name === "") return refuse("Save this look as: give it a name.");
+  // Refused, never cut: the name typed is the one saved, or none.
+  if (name.length > LOOK_NAME_MAX) {
+    return refuse(
+      `Save this look as: the name has ${name.length} characters; at most ${LOOK_NAME_MAX} fit. Shorten it.`,
+    );
   }
   const record = await ctx.admin.timer(ctx.account.id, ctx.environment, id);
   if (!record) throw new ApiError("not_found", "no such timer");

@@ -98,6 +98,14 @@ describe("times in the timer's zone", () => {
         expect(text).toContain(`${parts.hour}:${parts.minute} ${zoneCity(zone)}`);
         const date = new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(ms);
         expect(todayIn(zone, ms)).toBe(date);
+        // The UTC time names its day when that is not the wall time's day.
+        const utcDay = new Date(ms).toISOString().slice(0, 10);
+        const sameDay = utcDay === date;
+        if (zoneCity(zone) !== "UTC")
+          expect(
+            /\((\w{3} \d{1,2} \w{3} )?\d\d:\d\d UTC\)$/.exec(text)?.[1] === undefined,
+            text,
+          ).toBe(sameDay);
       }),
     );
   });
@@ -109,6 +117,10 @@ describe("times in the timer's zone", () => {
     // The issue's own example of the preview's words.
     expect(inZone(Date.parse("2026-12-04T22:59:00Z"), "Europe/Berlin")).toBe(
       "Fri 4 Dec, 23:59 Berlin time (22:59 UTC)",
+    );
+    // New York's 23:59 on Friday is Saturday in UTC: said so.
+    expect(inZone(Date.parse("2026-12-05T04:59:00Z"), "America/New_York")).toBe(
+      "Fri 4 Dec, 23:59 New York time (Sat 5 Dec 04:59 UTC)",
     );
     expect(zoneAbbreviation(Date.parse("2026-12-04T22:59:00Z"), "Europe/Berlin")).toBe("CET");
     expect(zoneAbbreviation(Date.parse("2026-07-04T12:00:00Z"), "America/New_York")).toBe("EDT");

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { endedWarnings, formErrors, formProblemOf } from "../../src/form-problems";
 import { isHexColour, normalizeHex } from "../../src/hex-colour";
 import { timeLeft } from "../../src/pages/timer-list";
-import { defaultFormValues } from "../../src/timer-form";
+import { defaultFormValues, readTimerForm, timerBodyOf } from "../../src/timer-form";
 import { zoneAbbreviation, zoneTime } from "../../src/zone-time";
 
 const NOW = Date.parse("2026-11-26T19:30:00Z");
@@ -88,6 +88,98 @@ describe("problems in the form's words", () => {
       "until",
     ]);
     expect(endedWarnings({ ...rule, until: "2026-12-15" }, NOW)).toEqual([]);
+  });
+});
+
+describe("the builder's new fields and limits, in the form's words", () => {
+  const v = { ...defaultFormValues(NOW, "Europe/Berlin"), name: "Sale" };
+
+  it("refuses a name or ended text over the limit, saying by how much, never cutting it", () => {
+    const long = "W".repeat(215);
+    expect(formErrors({ ...v, name: long })).toEqual([
+      {
+        id: "name",
+        label: "Name",
+        message: "it has 215 characters; a name has at most 200. Shorten it.",
+      },
+    ]);
+    expect(formErrors({ ...v, name: "W".repeat(200) })).toEqual([]);
+    expect(formErrors({ ...v, ended_text: long }).map((p) => p.id)).toEqual(["ended_text"]);
+    // The form reads the whole name: nothing is cut on the way.
+    expect(readTimerForm(new URLSearchParams({ name: long }), NOW).name).toBe(long);
+  });
+
+  it("suggests the canonical zone for a city or an abbreviation, saying why EST is none", () => {
+    expect(formErrors({ ...v, timezone: "New York" })).toEqual([
+      {
+        id: "timezone",
+        label: "Time zone",
+        message: "“New York” is not a time zone name from the list. Did you mean America/New_York?",
+      },
+    ]);
+    const [est] = formErrors({ ...v, timezone: "EST" });
+    expect(est?.message).toBe(
+      "“EST” is not a time zone name from the list. Did you mean America/New_York? EST (Eastern Standard Time) is an abbreviation, not a zone: it names a clock for part of the year. A zone follows a place through its daylight saving changes, as America/New_York follows New York.",
+    );
+    expect(formErrors({ ...v, timezone: "Atlantis" })[0]?.message).toContain(
+      "Type a city, like Europe/Berlin or America/New_York.",
+    );
+  });
+
+  it("words the API's limits in the form's units and labels", () => {
+    expect(formProblemOf("duration_seconds", "duration_seconds must be at most 31622400")).toEqual({
+      id: "duration_days",
+      label: "Days",
+      message: "the length must be at most 366 days",
+    });
+    expect(
+      formProblemOf(
+        "personalization.offset_seconds",
+        'personalization.offset_seconds is required when personalization.source is "start"',
+      )?.message,
+    ).toBe("is required when links carry a start");
+    expect(
+      formProblemOf(
+        "look.click_url",
+        "look.click_url must be an absolute https:// URL without user name or password",
+      ),
+    ).toEqual({
+      id: "click_url",
+      label: "While it runs",
+      message: "must be a full https:// address",
+    });
+  });
+
+  it("accepts hours over 23, and sends the links, the fallback and the start on a human open", () => {
+    const evergreen = timerBodyOf({
+      ...v,
+      type: "duration",
+      duration_days: "0",
+      duration_hours: "48",
+      start_on_human: true,
+      click_url: "https://shop.example/sale",
+      ended_click_url: "https://shop.example/missed",
+    });
+    expect(evergreen).toMatchObject({
+      duration_seconds: 48 * 3600,
+      start_on: "first_human_open",
+      look: { click_url: "https://shop.example/sale" },
+      ended: { click_url: "https://shop.example/missed" },
+    });
+    // Only a personalized timer's links can start later: the others keep what is stored.
+    expect(evergreen.look).not.toHaveProperty("not_started_click_url");
+    const personal = { ...v, type: "personalized", fallback_local: "2026-12-24T18:00" };
+    expect(timerBodyOf(personal)).toMatchObject({
+      personalization: { fallback_deadline_at: "2026-12-24T17:00:00.000Z" },
+    });
+    // Left empty: a warning that says what test sends show.
+    expect(endedWarnings({ ...personal, fallback_local: "" }, NOW)).toEqual([
+      expect.objectContaining({ id: "fallback_local", warning: true }),
+    ]);
+    expect(endedWarnings({ ...personal, fallback_local: "" }, NOW)[0]?.message).toContain(
+      "test sends",
+    );
+    expect(endedWarnings(personal, NOW)).toEqual([]);
   });
 });
 

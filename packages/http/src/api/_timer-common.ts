@@ -15,7 +15,10 @@ import type { RouteContext, RouteResult } from "./context";
 
 /** A core validation issue as the specification's error (code, message, `details.field`). */
 export function issueToError(issue: ValidationIssue): ApiError {
-  return new ApiError(issue.code, issue.message, { details: { field: issue.field } });
+  const details: Record<string, unknown> = { field: issue.field };
+  // An unknown zone names the canonical zones it probably meant (`details.suggestions`).
+  if (issue.code === "invalid_timezone") details.suggestions = issue.suggestions ?? [];
+  return new ApiError(issue.code, issue.message, { details });
 }
 
 /** The context of a route under `/timers/{timer_id}` (its `params` are `timerPath`). */

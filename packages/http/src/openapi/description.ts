@@ -85,7 +85,10 @@ exactly one wins.
 
 A timer's \`timezone\` must be one of \`GET /timezones\`: the canonical zones of the tz database
 (${TZDB_VERSION}), independent of the names the server's JavaScript engine prefers
-(\`Asia/Kolkata\`, not the alias \`Asia/Calcutta\`). Anything else is \`400 invalid_timezone\`.
+(\`Asia/Kolkata\`, not the alias \`Asia/Calcutta\`). Anything else is \`400 invalid_timezone\`,
+whose \`details.suggestions\` lists the canonical zones the value probably meant (\`New York\`,
+\`EST\` and \`US/Eastern\` all suggest \`America/New_York\`; the message says why an
+abbreviation or an offset is not a zone).
 
 ## Request log
 

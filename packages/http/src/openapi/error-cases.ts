@@ -150,8 +150,8 @@ export const IDEMPOTENCY_CONFLICT = new DocumentedError(
 export const INVALID_TIMEZONE: ErrorCase = {
   code: "invalid_timezone",
   message:
-    "timezone must be a canonical IANA time zone like Europe/Berlin (see GET /timezones); did you mean Europe/Berlin?",
-  details: { field: "timezone" },
+    "timezone must be a canonical IANA time zone like Europe/Berlin (see GET /timezones); did you mean America/New_York? EST (Eastern Standard Time) is an abbreviation, not a zone: it names a clock for part of the year. A zone follows a place through its daylight saving changes, as America/New_York follows New York.",
+  details: { field: "timezone", suggestions: ["America/New_York"] },
 };
 
 /** A webhook URL that is not https. */

@@ -45,9 +45,10 @@ const GENERIC: Record<ErrorCode, { when: string; message: string; details?: obje
     message: INVALID_TIMER_ID.message,
   },
   invalid_timezone: {
-    when: "a timezone is not a canonical IANA identifier from GET /timezones",
-    message: "timezone must be a canonical IANA time zone like Europe/Berlin (see GET /timezones)",
-    details: { field: "timezone" },
+    when: 'a timezone is not a canonical IANA identifier from GET /timezones; `details.suggestions` lists the canonical zones it probably meant ("New York" or "EST": America/New_York), empty when none fits, and the message says why an abbreviation or offset is not a zone',
+    message:
+      "timezone must be a canonical IANA time zone like Europe/Berlin (see GET /timezones); did you mean America/New_York?",
+    details: { field: "timezone", suggestions: ["America/New_York"] },
   },
   not_found: {
     when: "no such timer, webhook destination, rule or delivery in this account and environment (one of the other environment included)",
