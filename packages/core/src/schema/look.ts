@@ -84,8 +84,8 @@ const lookShape = {
   pad: z.boolean().meta({ description: "Pad hours, minutes and seconds to two digits." }),
   hide_leading_zero_units: z.boolean().meta({
     description:
-      "Hide the largest shown units while they are zero: \"0 days 05 hours\" shows \"05 " +
-      "hours\". The smallest shown unit always stays, and a zero between non-zero units " +
+      'Hide the largest shown units while they are zero: "0 days 05 hours" shows "05 ' +
+      'hours". The smallest shown unit always stays, and a zero between non-zero units ' +
       "stays too. Images, the hosted page, the embed and <tminus-countdown> drop a unit at " +
       "the second it reaches zero.",
   }),

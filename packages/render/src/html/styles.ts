@@ -57,12 +57,16 @@ function charEm(ch: string, font: Look["font"]): number {
 
 /**
  * How wide the countdown row is, in em of the digit size, at its widest: now (the digit
- * count only falls as time passes). Labels wrap under their digits when space is short,
+ * count only falls as time passes, and hidden leading zero units only grow in number). Labels wrap under their digits when space is short,
  * so they do not count.
  */
 export function rowWidthEm(c: Countdown): number {
   const parts = formatParts(
-    splitRemaining(c.total, { largestUnit: c.look.largest_unit, units: c.units }),
+    splitRemaining(c.total, {
+      largestUnit: c.look.largest_unit,
+      units: c.units,
+      hideLeadingZeroUnits: c.look.hide_leading_zero_units,
+    }),
     { pad: c.look.pad },
   );
   const sep =
