@@ -13,8 +13,13 @@
 // 3. The first image in a fresh process, in child processes: import, the first GIF with
 //    nothing prepared, and through a render pool (threads started and warmed at start).
 //
+// 4. With --base <a checkout of an earlier version, built>: that version's renderer in this
+//    same process against ours, per GIF, on today's default look and on looks with emoji
+//    (an emoji label and separator) and hidden leading zero units (issue 37). Interleaved
+//    per round, medians of the round medians.
+//
 //   npx -y pnpm@10 build && node bench/render.bench.mjs [--rounds 5] [--runs 200]
-//        [--baseline-runs 3] [--children 5] [--json]
+//        [--baseline-runs 3] [--children 5] [--base /work/wt/main-build] [--json]
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -29,6 +34,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "200" },
     "baseline-runs": { type: "string", default: "3" },
     children: { type: "string", default: "5" },
+    base: { type: "string" },
     json: { type: "boolean", default: false },
   },
 });
@@ -215,6 +221,65 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 
 // ---------------------------------------------------------------------------------------
+// 4. Against an earlier build, on the looks of issue 37 (only with --base).
+
+async function againstBase(baseDir) {
+  const base = await import(join(baseDir, "packages/render/dist/index.js"));
+  const then = base.createImageRenderer();
+  const now = createImageRenderer();
+  // 3 days and some (the label shows), and under a day (days are zero: hidden when asked).
+  const days = (i) => remainingFor(i);
+  const hours = (i) => 4 * 3_600 + 5 * 60 + 7 + ((i * 7_919) % 72_000);
+  const cases = {
+    default_then: (i) => then.gif({ remainingSeconds: days(i) }),
+    default_now: (i) => now.gif({ remainingSeconds: days(i) }),
+    emoji_now: (i) =>
+      now.gif({
+        remainingSeconds: days(i),
+        look: { separator: "🔥", labels: { days: "días 🔥" } },
+        ended: { text: "🎅 Sale over! 🎁" },
+      }),
+    under_a_day_then: (i) => then.gif({ remainingSeconds: hours(i) }),
+    hidden_zeros_now: (i) =>
+      now.gif({ remainingSeconds: hours(i), look: { hide_leading_zero_units: true } }),
+    emoji_and_hidden_zeros_now: (i) =>
+      now.gif({
+        remainingSeconds: hours(i),
+        look: { hide_leading_zero_units: true, separator: "🔥", labels: { hours: "horas 🔥" } },
+      }),
+  };
+  const runs = Math.max(20, Math.round(RUNS / 2));
+  for (const make of Object.values(cases)) for (let i = 0; i < 30; i++) await make(900_000 + i);
+  const perRound = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  for (let r = 0; r < ROUNDS; r++)
+    for (const [name, make] of Object.entries(cases)) {
+      const ms = [];
+      for (let i = 0; i < runs; i++) ms.push((await time(() => make(r * runs + i))).ms);
+      perRound[name].push(median(ms));
+    }
+  const m = Object.fromEntries(Object.entries(perRound).map(([k, v]) => [k, median(v)]));
+  return {
+    base: baseDir,
+    runs_per_round: runs,
+    median_ms: Object.fromEntries(Object.entries(m).map(([k, v]) => [k, round(v, 3)])),
+    per_round_ms: Object.fromEntries(
+      Object.entries(perRound).map(([k, v]) => [k, v.map((x) => round(x, 3))]),
+    ),
+    ratios: {
+      default_now_over_then: round(m.default_now / m.default_then, 3),
+      emoji_now_over_default_then: round(m.emoji_now / m.default_then, 3),
+      hidden_zeros_now_over_under_a_day_then: round(m.hidden_zeros_now / m.under_a_day_then, 3),
+      emoji_and_hidden_zeros_now_over_under_a_day_then: round(
+        m.emoji_and_hidden_zeros_now / m.under_a_day_then,
+        3,
+      ),
+    },
+  };
+}
+
+const versus = values.base ? await againstBase(values.base) : null;
+
+// ---------------------------------------------------------------------------------------
 // 2. Size against gifsicle -O3 on the same frames.
 
 function gifsicleAvailable() {
@@ -354,6 +419,7 @@ const report = {
     load_average: loadavg().map((x) => round(x, 1)),
   },
   warm: { "1x": summary(1), "2x": summary(2) },
+  ...(versus ? { against_base: versus } : {}),
   sizes,
   first_image_fresh_process: {
     children: CHILDREN,
@@ -405,6 +471,15 @@ if (values.json) {
           `${s.gifsicle_O3_of_whole_frames} B (unoptimised ${s.whole_frames_unoptimised} B); ours / best = ${round(s.ours_vs_best_gifsicle, 3)}`,
       );
     }
+  if (versus) {
+    out.push(
+      "",
+      `against ${versus.base} (${ROUNDS} rounds of ${versus.runs_per_round} GIFs, median of round medians):`,
+    );
+    for (const [name, ms] of Object.entries(versus.median_ms))
+      out.push(`  ${name}: ${ms} ms (rounds ${versus.per_round_ms[name].join(" / ")})`);
+    for (const [name, ratio] of Object.entries(versus.ratios)) out.push(`  ${name}: ${ratio}`);
+  }
   const d = report.first_image_fresh_process.direct;
   const p = report.first_image_fresh_process.pool;
   out.push(
