@@ -4,6 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, launchChromium } from "../../http/test/_chromium";
 import { startTestServer, type TestServer } from "./_harness";
+import { noteAfter, signedInPage } from "./_signed-in-page";
 
 // Issue 37 in the builder, in a real Chromium against a real server: a character images cannot
 // draw is refused in the form's words with the character named (live in the preview, and on
@@ -11,41 +12,11 @@ import { startTestServer, type TestServer } from "./_harness";
 // a checkbox the live preview follows and the timer keeps. Screenshots go to
 // artifacts/dashboard/characters-*.png at 1280 and 390 px.
 const SHOTS = join(import.meta.dirname, "../../../artifacts/dashboard");
-const PASSWORD = "correct horse battery staple";
 /** Thursday 26 November 2026, 20:30 in Berlin. */
 const THURSDAY_EVENING = Date.parse("2026-11-26T19:30:00Z");
 
 let s: TestServer;
 let browser: Browser;
-
-async function owner() {
-  const key = await s.key("production");
-  const { link } = await s.admin.createUser({
-    account: key.account,
-    email: `owner-${Math.random().toString(36).slice(2, 10)}@example.com`,
-    role: "owner",
-  });
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-    timezoneId: "Europe/Berlin",
-  });
-  const page = await context.newPage();
-  await page.goto(link.url!);
-  await page.fill("#password", PASSWORD);
-  await page.fill("#confirm", PASSWORD);
-  await page.click("button[type=submit]");
-  await page.waitForURL(`${s.url}/dashboard/production`);
-  return { page, key, close: () => context.close() };
-}
-
-/** The text of the problem shown right after the field `id`. */
-const noteAfter = (page: Page, id: string) =>
-  page.evaluate((fieldId) => {
-    const field = document.getElementById(fieldId)!;
-    let next = field.nextElementSibling ?? field.parentElement!.nextElementSibling;
-    while (next && !/field-(error|warning)/.test(next.className)) next = next.nextElementSibling;
-    return next?.textContent ?? null;
-  }, id);
 
 /**
  * The preview as the page shows it (its pixels, as a data URL) once the preview asked for
@@ -93,7 +64,7 @@ describe.skipIf(!chromiumAvailable)("every character drawn or refused, in the bu
   });
 
   it("refuses an undrawable character by name, keeps emoji, and hides zero units on request", async () => {
-    const { page, key, close } = await owner();
+    const { page, key, close } = await signedInPage(s, browser);
     await page.goto(`${s.url}/dashboard/production/timers/new`);
     await page.fill("#name", "Flash sale");
     await page.fill("#timezone", "Europe/Berlin");

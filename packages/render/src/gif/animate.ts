@@ -72,6 +72,29 @@ function cellsIn(placed: readonly PlacedCell[], cells: CellRasters, rect: Box): 
 const boxKey = (b: Box) => `${b.x},${b.y},${b.w},${b.h}`;
 
 /**
+ * The fewest bits that index every pixel of `pixels[from..to)`: a frame's own LZW code size.
+ * GIF takes one per frame, whatever the colour table's size, and palettes list their most
+ * used colours first: a look with emoji has a table of 128 or 256 colours, yet a frame of
+ * digits alone indexes only the first few dozen, and narrower codes are less to encode.
+ */
+function bitsOf(pixels: Uint8Array, from = 0, to = pixels.length): number {
+  let max = 0;
+  for (let i = from; i < to; i++) if (pixels[i]! > max) max = pixels[i]!;
+  return max < 2 ? 1 : 32 - Math.clz32(max);
+}
+
+// The panel's own code size, per atlas: it bounds every frame 0 (which has the panel rows).
+const baseBitsOf = new WeakMap<Atlas, number>();
+function baseBits(atlas: Atlas): number {
+  let bits = baseBitsOf.get(atlas);
+  if (bits === undefined) {
+    bits = bitsOf(atlas.base.pixels);
+    baseBitsOf.set(atlas, bits);
+  }
+  return bits;
+}
+
+/**
  * Frame 0, whole. The rows above the first inked row and below the last are the
  * panel's, the same for every image of the atlas: they are kept as LZW pieces
  * and the stream restarts (a clear code) at the band's edges, so only the band
@@ -79,7 +102,6 @@ const boxKey = (b: Box) => `${b.x},${b.y},${b.w},${b.h}`;
  */
 function firstFrame(atlas: Atlas, placed: readonly PlacedCell[], cache: FrameCache): Uint8Array {
   const { base, cells, id } = atlas;
-  const { bits } = atlas.palette;
   const w = base.w;
   let top = base.h;
   let bottom = 0;
@@ -89,17 +111,20 @@ function firstFrame(atlas: Atlas, placed: readonly PlacedCell[], cache: FrameCac
     top = Math.min(top, Math.max(0, s.y));
     bottom = Math.max(bottom, Math.min(base.h, s.y + s.h));
   }
-  if (top >= bottom) return cached(cache, `${id}|P`, () => lzwEncode(base.pixels, bits));
+  if (top >= bottom)
+    return cached(cache, `${id}|P`, () => lzwEncode(base.pixels, baseBits(atlas)));
   const canvas = scratchCanvas(base);
   redraw(canvas, placed, cells, { x: 0, y: top, w, h: bottom - top });
+  // One code size for the whole stream: the panel's, or the band's when it needs more.
+  const bits = Math.max(baseBits(atlas), bitsOf(canvas.pixels, top * w, bottom * w));
   // Pieces first: making one uses the encoder, which the frame's stream then takes over.
   const head =
     top > 0
-      ? cached(cache, `${id}|H${top}`, () => lzwHeadPiece(base.pixels, 0, top * w, bits))
+      ? cached(cache, `${id}|H${top}|${bits}`, () => lzwHeadPiece(base.pixels, 0, top * w, bits))
       : null;
   const tail =
     bottom < base.h
-      ? cached(cache, `${id}|E${bottom}`, () =>
+      ? cached(cache, `${id}|E${bottom}|${bits}`, () =>
           lzwTailPiece(base.pixels, bottom * w, base.h * w, bits),
         )
       : null;
@@ -151,7 +176,8 @@ function steadyFrame(
   const data = cached(cache, key, () => {
     const canvas = scratchCanvas(atlas.base);
     redraw(canvas, placed, cells, rect);
-    return lzwEncode(extract(canvas, rect), atlas.palette.bits);
+    const pixels = extract(canvas, rect);
+    return lzwEncode(pixels, bitsOf(pixels));
   });
   return { box: rect, data, delay: FRAME_DELAY, dispose: 1 };
 }
@@ -225,7 +251,7 @@ function transparentFrames(
         for (let i = 0; i < pixels.length; i++)
           if (pixels[i] === t && under[i] !== t) pixels[i] = matte;
       }
-      return lzwEncode(pixels, atlas.palette.bits);
+      return lzwEncode(pixels, bitsOf(pixels));
     });
     frames.push({ box: rect, data, delay: FRAME_DELAY, dispose: 2 });
   }
