@@ -13,7 +13,7 @@
 // Script fallbacks, after the look font: Noto Sans Arabic, Hebrew, Thai and
 // Devanagari (dependencies, about 6 MB installed together), then the CJK families
 // (optional peer dependencies of 54 to 82 MB each: a package that is not installed
-// is simply not in the list, and text it would draw falls back as before). satori
+// is simply not in the list, and text it would draw is refused: drawable.ts). satori
 // shapes Arabic joining and Indic clusters with these faces and orders
 // right-to-left runs itself (docs/render.md says how this was checked).
 import { readFileSync } from "node:fs";
@@ -38,10 +38,8 @@ export interface FontStack {
   family: string;
 }
 
-/** Which characters a look font can draw. */
+/** Which characters a look font can draw (drawable.ts decides texts with it). */
 export interface FontCoverage {
-  /** Whether every character of `text` has a glyph in the family (fallbacks included). */
-  covers(text: string): boolean;
   /**
    * The face (subset) that draws `cp`, by an opaque id, or null when none has it: two code
    * points with the same id are drawn by the same face.
@@ -320,10 +318,6 @@ export function fontCoverage(font: Look["font"], locale = "en"): FontCoverage {
   const family = familyOf(font, locale);
   const byName = new Map<string, Subset>();
   return {
-    covers(text) {
-      for (const ch of text) if (!family.find(ch.codePointAt(0)!)) return false;
-      return true;
-    },
     faceOf(cp) {
       const subset = family.find(cp);
       if (!subset) return null;
