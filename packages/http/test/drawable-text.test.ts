@@ -1,6 +1,7 @@
 // Every character drawn or refused (issue 37), over real HTTP: emoji in the ended text and the
 // labels are kept and drawn into the published timer's GIF; a character no font and no emoji
 // has is refused on create and on change with validation_error, the field and the character.
+import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeGif, decodePng } from "../../render/test/helpers";
 import {
@@ -11,6 +12,10 @@ import {
   startTestServer,
   type TestServer,
 } from "./_harness";
+
+const Database = createRequire(new URL("../../store/package.json", import.meta.url))(
+  "better-sqlite3",
+) as typeof import("better-sqlite3");
 
 let s: TestServer;
 beforeAll(async () => {
@@ -114,5 +119,37 @@ describe("a character images cannot draw", () => {
       const res = await create(fixedTimer({ ended: { text } }));
       expect(res.status, `${text}: ${res.text}`).toBe(201);
     }
+  });
+});
+
+describe("a timer saved before the check with text images cannot draw", () => {
+  it("keeps its email images: the text drawn as it was then, never a broken image", async () => {
+    const key = await s.key("production");
+    const timer = await createTimer(s, key, fixedTimer({ deadline_at: "2020-01-01T00:00:00Z" }));
+    const plain = new Uint8Array(await (await fetch(timer.urls.png)).arrayBuffer());
+    // Another timer, written as an older version of the API let it be stored, then published.
+    const draft = await createTimer(
+      s,
+      key,
+      fixedTimer({ deadline_at: "2020-01-01T00:00:00Z", ended: { text: "Over" } }),
+      false,
+    );
+    const db = new Database(s.dbPath);
+    db.prepare(
+      "UPDATE timers SET data = json_set(data, '$.definition.ended.text', ?) WHERE id = ?",
+    ).run("Over \uE000", draft.id);
+    db.close();
+    const published = await s.call("POST", `/api/v1/timers/${draft.id}/publish`, {
+      key,
+      headers: { "if-match": draft.revision },
+    });
+    expect(published.status, published.text).toBe(200);
+    const old = published.json.data;
+    expect(old.ended.text).toBe("Over \uE000");
+    const res = await fetch(old.urls.png);
+    expect(res.status).toBe(200);
+    const png = decodePng(new Uint8Array(await res.arrayBuffer()));
+    // Drawn as images drew it before issue 37: "Ended", the timer without the text's picture.
+    expect(png.rgba).toEqual(decodePng(plain).rgba);
   });
 });
