@@ -7,7 +7,15 @@
 import type { ByteLru } from "../_lru";
 import { parseHex } from "../colors";
 import type { Atlas } from "./atlas";
-import { type CellRasters, changedRect, extract, redraw, scratchCanvas, union } from "./composite";
+import {
+  type CellRaster,
+  type CellRasters,
+  changedRect,
+  extract,
+  redraw,
+  scratchCanvas,
+  union,
+} from "./composite";
 import type { GifFrame } from "./encode";
 import {
   type LzwPiece,
@@ -83,6 +91,17 @@ function bitsOf(pixels: Uint8Array, from = 0, to = pixels.length): number {
   return max < 2 ? 1 : 32 - Math.clz32(max);
 }
 
+// A cell's code size, once per cell of an atlas.
+const cellBitsOf = new WeakMap<CellRaster, number>();
+function cellBits(raster: CellRaster): number {
+  let bits = cellBitsOf.get(raster);
+  if (bits === undefined) {
+    bits = bitsOf(raster.pixels);
+    cellBitsOf.set(raster, bits);
+  }
+  return bits;
+}
+
 // The panel's own code size, per atlas: it bounds every frame 0 (which has the panel rows).
 const baseBitsOf = new WeakMap<Atlas, number>();
 function baseBits(atlas: Atlas): number {
@@ -111,12 +130,16 @@ function firstFrame(atlas: Atlas, placed: readonly PlacedCell[], cache: FrameCac
     top = Math.min(top, Math.max(0, s.y));
     bottom = Math.max(bottom, Math.min(base.h, s.y + s.h));
   }
-  if (top >= bottom)
-    return cached(cache, `${id}|P`, () => lzwEncode(base.pixels, baseBits(atlas)));
+  if (top >= bottom) return cached(cache, `${id}|P`, () => lzwEncode(base.pixels, baseBits(atlas)));
   const canvas = scratchCanvas(base);
   redraw(canvas, placed, cells, { x: 0, y: top, w, h: bottom - top });
-  // One code size for the whole stream: the panel's, or the band's when it needs more.
-  const bits = Math.max(baseBits(atlas), bitsOf(canvas.pixels, top * w, bottom * w));
+  // One code size for the whole stream: the panel's, or its cells' when they need more
+  // (known per cell: scanning the band for each image would cost a tenth of it).
+  let bits = baseBits(atlas);
+  for (const p of placed) {
+    const raster = cells.get(p.cell.key);
+    if (raster) bits = Math.max(bits, cellBits(raster));
+  }
   // Pieces first: making one uses the encoder, which the frame's stream then takes over.
   const head =
     top > 0
