@@ -13,8 +13,13 @@
 // 3. The first image in a fresh process, in child processes: import, the first GIF with
 //    nothing prepared, and through a render pool (threads started and warmed at start).
 //
+// 4. With --base <a checkout of an earlier version, built>: that version's renderer in this
+//    same process against ours, per GIF, on today's default look and on looks with emoji
+//    (an emoji label and separator) and hidden leading zero units (issue 37). Interleaved
+//    per round, medians of the round medians.
+//
 //   npx -y pnpm@10 build && node bench/render.bench.mjs [--rounds 5] [--runs 200]
-//        [--baseline-runs 3] [--children 5] [--json]
+//        [--baseline-runs 3] [--children 5] [--base /work/wt/main-build [--only-base]] [--json]
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -29,6 +34,8 @@ const { values } = parseArgs({
     runs: { type: "string", default: "200" },
     "baseline-runs": { type: "string", default: "3" },
     children: { type: "string", default: "5" },
+    base: { type: "string" },
+    "only-base": { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   },
 });
@@ -162,6 +169,15 @@ async function time(fn) {
   return { ms: performance.now() - start, size: bytes.length };
 }
 
+if (values.base && values["only-base"]) {
+  // Section 4 alone, for a quick comparison with an earlier build.
+  const v = await againstBase(values.base);
+  process.stdout.write(
+    `${JSON.stringify({ load_average: loadavg().map((x) => round(x, 1)), ...v }, null, 2)}\n`,
+  );
+  process.exit(0);
+}
+
 const images = createImageRenderer();
 // The same renderer with no frame cache: every frame of every image encoded afresh.
 const uncached = createImageRenderer({ frameBytes: 0 });
@@ -213,6 +229,80 @@ for (let r = 0; r < ROUNDS; r++) {
     });
   }
 }
+
+// ---------------------------------------------------------------------------------------
+// 4. Against an earlier build, on the looks of issue 37 (only with --base).
+
+async function againstBase(baseDir) {
+  const base = await import(join(baseDir, "packages/render/dist/index.js"));
+  const then = base.createImageRenderer();
+  const now = createImageRenderer();
+  // 3 days and some (the label shows), and under a day (days are zero: hidden when asked).
+  const days = (i) => remainingFor(i);
+  const hours = (i) => 4 * 3_600 + 5 * 60 + 7 + ((i * 7_919) % 72_000);
+  const cases = {
+    default_then: (i) => then.gif({ remainingSeconds: days(i) }),
+    default_now: (i) => now.gif({ remainingSeconds: days(i) }),
+    // The issue's own texts: an emoji in a label and in the ended text (today drawn as
+    // "days" and "Ended").
+    emoji_texts_now: (i) =>
+      now.gif({
+        remainingSeconds: days(i),
+        look: { labels: { days: "días 🔥" } },
+        ended: { text: "🎅 Sale over! 🎁" },
+      }),
+    // Three full-size pictures in every first frame (today drawn as ":").
+    emoji_separator_now: (i) => now.gif({ remainingSeconds: days(i), look: { separator: "🔥" } }),
+    under_a_day_then: (i) => then.gif({ remainingSeconds: hours(i) }),
+    hidden_zeros_now: (i) =>
+      now.gif({ remainingSeconds: hours(i), look: { hide_leading_zero_units: true } }),
+    emoji_texts_and_hidden_zeros_now: (i) =>
+      now.gif({
+        remainingSeconds: hours(i),
+        look: { hide_leading_zero_units: true, labels: { hours: "horas 🔥" } },
+        ended: { text: "🎅 Sale over! 🎁" },
+      }),
+  };
+  const runs = Math.max(20, Math.round(RUNS / 2));
+  for (const make of Object.values(cases)) for (let i = 0; i < 30; i++) await make(900_000 + i);
+  // CPU time of this process per GIF (all threads, from the kernel): other processes on a
+  // shared machine slow the wall clock far more than they move it. Each round runs the cases
+  // in a rotated order, so none always follows the same one.
+  const perRound = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  const names = Object.keys(cases);
+  for (let r = 0; r < ROUNDS; r++)
+    for (let j = 0; j < names.length; j++) {
+      const name = names[(j + r) % names.length];
+      const cpu = process.cpuUsage();
+      for (let i = 0; i < runs; i++) await cases[name](r * runs + i);
+      const used = process.cpuUsage(cpu);
+      perRound[name].push((used.user + used.system) / 1000 / runs);
+    }
+  const m = Object.fromEntries(Object.entries(perRound).map(([k, v]) => [k, median(v)]));
+  const ratio = (a, b) => round(median(perRound[a].map((x, r) => x / perRound[b][r])), 3);
+  return {
+    base: baseDir,
+    runs_per_round: runs,
+    median_ms: Object.fromEntries(Object.entries(m).map(([k, v]) => [k, round(v, 3)])),
+    per_round_ms: Object.fromEntries(
+      Object.entries(perRound).map(([k, v]) => [k, v.map((x) => round(x, 3))]),
+    ),
+    // Each ratio is the median of the rounds' own ratios: both sides of a round saw the same
+    // machine, whatever the other helpers on it were doing.
+    ratios: {
+      default_now_over_then: ratio("default_now", "default_then"),
+      emoji_texts_now_over_default_then: ratio("emoji_texts_now", "default_then"),
+      emoji_separator_now_over_default_then: ratio("emoji_separator_now", "default_then"),
+      hidden_zeros_now_over_under_a_day_then: ratio("hidden_zeros_now", "under_a_day_then"),
+      emoji_texts_and_hidden_zeros_now_over_under_a_day_then: ratio(
+        "emoji_texts_and_hidden_zeros_now",
+        "under_a_day_then",
+      ),
+    },
+  };
+}
+
+const versus = values.base ? await againstBase(values.base) : null;
 
 // ---------------------------------------------------------------------------------------
 // 2. Size against gifsicle -O3 on the same frames.
@@ -354,6 +444,7 @@ const report = {
     load_average: loadavg().map((x) => round(x, 1)),
   },
   warm: { "1x": summary(1), "2x": summary(2) },
+  ...(versus ? { against_base: versus } : {}),
   sizes,
   first_image_fresh_process: {
     children: CHILDREN,
@@ -405,6 +496,15 @@ if (values.json) {
           `${s.gifsicle_O3_of_whole_frames} B (unoptimised ${s.whole_frames_unoptimised} B); ours / best = ${round(s.ours_vs_best_gifsicle, 3)}`,
       );
     }
+  if (versus) {
+    out.push(
+      "",
+      `against ${versus.base} (CPU ms per GIF, ${ROUNDS} rounds of ${versus.runs_per_round} GIFs, median of the rounds):`,
+    );
+    for (const [name, ms] of Object.entries(versus.median_ms))
+      out.push(`  ${name}: ${ms} ms (rounds ${versus.per_round_ms[name].join(" / ")})`);
+    for (const [name, ratio] of Object.entries(versus.ratios)) out.push(`  ${name}: ${ratio}`);
+  }
   const d = report.first_image_fresh_process.direct;
   const p = report.first_image_fresh_process.pool;
   out.push(

@@ -5,7 +5,12 @@
 
 export { labelLanguage, type UnitLabelOverrides, unitLabel } from "./format/labels";
 export { type FormatPartsOptions, type FormattedPart, formatParts } from "./format/parts";
-export { type RemainingPart, type SplitOptions, splitRemaining } from "./format/split";
+export {
+  type RemainingPart,
+  type SplitOptions,
+  splitRemaining,
+  withoutLeadingZeroUnits,
+} from "./format/split";
 export { TIMER_STATUSES, TIMER_TYPES, type TimerStatus, type TimerType } from "./schema/constants";
 export type {
   DurationTimerDefinition,

@@ -1,4 +1,11 @@
-import { formatParts, labelLanguage, splitRemaining, TIME_UNITS, unitLabel } from "@tminus/core";
+import {
+  formatParts,
+  labelLanguage,
+  splitRemaining,
+  TIME_UNITS,
+  unitLabel,
+  withoutLeadingZeroUnits,
+} from "@tminus/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { UNIT_WORDS } from "../src/format/_unit-words";
@@ -59,6 +66,61 @@ describe("splitRemaining", () => {
           expect(sum === 0).toBe(total === 0);
         },
       ),
+    );
+  });
+});
+
+describe("splitRemaining with hideLeadingZeroUnits", () => {
+  const sizes = { days: 86_400, hours: 3_600, minutes: 60, seconds: 1 } as const;
+  const split = (total: number, units: (typeof TIME_UNITS)[number][], hide: boolean) =>
+    splitRemaining(total, { units, hideLeadingZeroUnits: hide });
+
+  it("drops the largest units while they are zero, not a zero between two others", () => {
+    expect(split(5 * 3_600 + 7, [...TIME_UNITS], true)).toEqual([
+      { unit: "hours", value: 5 },
+      { unit: "minutes", value: 0 },
+      { unit: "seconds", value: 7 },
+    ]);
+    expect(split(86_400 + 7, [...TIME_UNITS], true).map((p) => p.value)).toEqual([1, 0, 0, 7]);
+    expect(split(42, [...TIME_UNITS], true)).toEqual([{ unit: "seconds", value: 42 }]);
+    // Rounded up: 59 s with minutes as the smallest unit is 1 minute, and hours go.
+    expect(split(59, ["hours", "minutes"], true)).toEqual([{ unit: "minutes", value: 1 }]);
+    expect(split(0, [...TIME_UNITS], true)).toEqual([{ unit: "seconds", value: 0 }]);
+    expect(split(5 * 3_600 + 7, [...TIME_UNITS], false)).toHaveLength(4);
+  });
+
+  it("never hides a non-zero unit nor the smallest, and the shown amounts still sum to the time", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 0, max: 200_000 }), fc.integer({ min: 0, max: 100_000_000 })),
+        fc.uniqueArray(fc.constantFrom(...TIME_UNITS), { minLength: 1 }),
+        (total, units) => {
+          const all = split(total, units, false);
+          const shown = split(total, units, true);
+          // What stays is a tail of the full split: the hidden ones are its leading zeros.
+          const hidden = all.slice(0, all.length - shown.length);
+          expect(all.slice(hidden.length)).toEqual(shown);
+          expect(hidden.every((p) => p.value === 0)).toBe(true);
+          expect(shown.at(-1)).toEqual(all.at(-1));
+          // Hiding stops at the first non-zero unit, unless only the smallest is left.
+          if (shown.length > 1) expect(shown[0]!.value).toBeGreaterThan(0);
+          const sum = (ps: typeof all) => ps.reduce((acc, p) => acc + p.value * sizes[p.unit], 0);
+          expect(sum(shown)).toBe(sum(all));
+        },
+      ),
+    );
+  });
+
+  it("keeps the smallest part of an all-zero list, and any list without leading zeros", () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 3 }), { minLength: 1, maxLength: 6 }), (values) => {
+        const parts = values.map((value) => ({ value }));
+        const kept = withoutLeadingZeroUnits(parts);
+        expect(kept.length).toBeGreaterThanOrEqual(1);
+        expect(kept.at(-1)).toBe(parts.at(-1));
+        const lead = parts.findIndex((p) => p.value !== 0);
+        expect(kept.length).toBe(lead === -1 ? 1 : parts.length - lead);
+      }),
     );
   });
 });

@@ -266,6 +266,9 @@ function dashboardClient(): void {
     const cover = preview.getBoundingClientRect();
     const box = field.getBoundingClientRect();
     if (cover.bottom <= 0 || box.top >= cover.bottom + 8 || box.bottom <= cover.top) return;
+    // Beside the preview (a wide screen, where it also sticks) the field is not covered:
+    // scrolling then would move a checkbox from under the pointer between press and release.
+    if (box.right <= cover.left || box.left >= cover.right) return;
     window.scrollBy({ top: box.top - cover.bottom - 16, behavior: "instant" });
   };
   builder.addEventListener("focusin", (event) => uncover(event.target as HTMLElement));

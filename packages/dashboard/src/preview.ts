@@ -68,11 +68,20 @@ export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promi
     { definition, clock: emptyClock(), viewer: sampleViewer(definition, ctx.now) },
     ctx.now,
   );
-  const bytes = await deps.renderImage(
-    "png",
-    // "Show the ended look": what viewers see after the end, drawn at zero.
-    imageInputOf(definition, status, { width: 600, showEnded: values.preview_ended }),
-  );
+  let bytes: Uint8Array;
+  try {
+    bytes = await deps.renderImage(
+      "png",
+      // "Show the ended look": what viewers see after the end, drawn at zero.
+      imageInputOf(definition, status, { width: 600, showEnded: values.preview_ended }),
+    );
+  } catch (error) {
+    // A text images cannot draw (a character no font and no emoji has): the renderer names
+    // the field and the character, and the form says it in its own words, as on save.
+    const refused = drawingRefusal(error);
+    if (!refused) throw error;
+    return jsonResponse(422, refused);
+  }
   const zone = definition.timezone;
   const at = status.target_at === null ? null : inZone(status.target_at, zone);
   let summary = at === null ? "Preview: no deadline" : `Ends ${at}`;
@@ -109,5 +118,24 @@ export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promi
       "tminus-preview-summary": summary.replace(/[^\x20-\x7e]/g, "?"),
     },
     body: bytes,
+  };
+}
+
+/** The 422 answer for a renderer's refusal of a field's text, or null for any other error. */
+function drawingRefusal(
+  error: unknown,
+): { field: string; id: string | null; message: string } | null {
+  const { code, field, message } = (error ?? {}) as {
+    code?: unknown;
+    field?: unknown;
+    message?: unknown;
+  };
+  if (code !== "validation_error" || typeof field !== "string" || typeof message !== "string")
+    return null;
+  const problem = formProblemOf(field, message);
+  return {
+    field,
+    id: problem?.id ?? null,
+    message: problem ? `${problem.label}: ${problem.message}` : message,
   };
 }

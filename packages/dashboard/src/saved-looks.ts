@@ -1,4 +1,4 @@
-import { type Look, lookOutputSchema } from "@tminus/core";
+import { currentLook, type Look, lookOutputSchema } from "@tminus/core";
 import type { SavedLook } from "@tminus/store";
 import type { PageContext } from "./context";
 import { lookFormValues, type TimerFormValues } from "./timer-form";
@@ -17,7 +17,8 @@ export function savedLooks(ctx: PageContext): Promise<SavedLook[]> {
 /** A saved look's complete look, or null when what is stored is not one (never trusted). */
 export function lookOf(saved: SavedLook): Look | null {
   try {
-    const parsed = lookOutputSchema.safeParse(JSON.parse(saved.look));
+    // A look saved before a field existed lacks it: filled as the timer object fills it.
+    const parsed = lookOutputSchema.safeParse(currentLook(JSON.parse(saved.look) as Look));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -69,6 +69,8 @@ export interface TimerFormValues {
   units: string[];
   show_labels: boolean;
   pad: boolean;
+  /** "0 days 05 hours" shows "05 hours": the largest units hide while they are zero. */
+  hide_leading_zero_units: boolean;
   separator: string;
   locale: string;
   labels: Record<string, string>;
@@ -138,6 +140,7 @@ export function defaultFormValues(now: number, zone = "Etc/UTC"): TimerFormValue
     units: [...DEFAULT_LOOK.units],
     show_labels: DEFAULT_LOOK.show_labels,
     pad: DEFAULT_LOOK.pad,
+    hide_leading_zero_units: DEFAULT_LOOK.hide_leading_zero_units,
     separator: DEFAULT_LOOK.separator,
     locale: DEFAULT_LOOK.locale,
     labels: {},
@@ -198,6 +201,7 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     units: form.getAll("units"),
     show_labels: form.get("show_labels") === "on",
     pad: form.get("pad") === "on",
+    hide_leading_zero_units: form.get("hide_leading_zero_units") === "on",
     separator: form.get("separator") ?? base.separator,
     locale: text("locale"),
     labels,
@@ -300,6 +304,7 @@ function lookOf(v: TimerFormValues): Record<string, unknown> {
     units: TIME_UNITS.filter((u) => v.units.includes(u)),
     show_labels: v.show_labels,
     pad: v.pad,
+    hide_leading_zero_units: v.hide_leading_zero_units,
     separator: v.separator,
     locale: v.locale,
     labels: v.labels,
@@ -394,6 +399,8 @@ export function lookFormValues(look: Look): Partial<TimerFormValues> {
     units: [...look.units],
     show_labels: look.show_labels,
     pad: look.pad,
+    // Looks stored before the option existed lack it: shown, as they were drawn.
+    hide_leading_zero_units: look.hide_leading_zero_units ?? false,
     separator: look.separator,
     locale: look.locale,
     labels: { ...look.labels },

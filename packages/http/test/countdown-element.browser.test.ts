@@ -243,6 +243,38 @@ describe.skipIf(!chromiumAvailable)("<tminus-countdown> in Chromium", () => {
     }
   });
 
+  it("hides the leading zero units the look hides, as they reach zero (issue 37)", async () => {
+    s.setNow(LOAD);
+    const soon = await published({
+      type: "fixed",
+      name: "Flash sale",
+      deadline_at: new Date(LOAD + 3_630_000).toISOString(), // 0 d 1 h 0 min 30 s
+      look: { hide_leading_zero_units: true, separator: "🔥" },
+    });
+    shown.set(soon.id, soon);
+    const { page, context } = await open({ timer: soon });
+    const visible = () =>
+      page.evaluate(() => {
+        const root = document.querySelector("tminus-countdown")!.shadowRoot!;
+        return {
+          units: [...root.querySelectorAll<HTMLElement>(".unit")]
+            .filter((u) => !u.hidden)
+            .map((u) => u.dataset.unit),
+          separators: [...root.querySelectorAll<HTMLElement>(".sep")].filter((e) => !e.hidden)
+            .length,
+        };
+      });
+    try {
+      await waitForElement(page);
+      await page.clock.runFor(500);
+      expect(await visible()).toEqual({ units: ["hours", "minutes", "seconds"], separators: 2 });
+      await page.clock.runFor(31_000);
+      expect(await visible()).toEqual({ units: ["minutes", "seconds"], separators: 1 });
+    } finally {
+      await context.close();
+    }
+  });
+
   it("with prefers-reduced-motion, shows no seconds and changes once a minute", async () => {
     s.setNow(LOAD);
     const { page, context } = await open({ reducedMotion: "reduce" });

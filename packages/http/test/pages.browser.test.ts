@@ -83,6 +83,23 @@ const LOOKS: Record<string, Record<string, unknown>> = {
     ended: { text: "X".repeat(200) },
     look: { font_size: 200 },
   },
+  // Issue 37: emoji in every text, at the widest the fields allow.
+  "emoji-labels": {
+    look: {
+      font_size: 200,
+      separator: "🔥",
+      labels: { days: "días 🔥", hours: "🎁".repeat(10), minutes: "👨‍👩‍👧👨‍👩‍👧", seconds: "⏳" },
+    },
+  },
+  "emoji-ended": {
+    deadline_at: "2020-01-01T00:00:00Z",
+    ended: { text: "🎅 Sale over! 🎁 ".repeat(11).trim() },
+    look: { font_size: 200 },
+  },
+  "hidden-zeros": {
+    deadline_at: new Date(Date.now() + 4_000_000).toISOString(),
+    look: { font_size: 200, hide_leading_zero_units: true },
+  },
 };
 
 async function open(url: string, viewport = PHONE, colorScheme: "light" | "dark" = "light") {
@@ -179,7 +196,7 @@ describe.skipIf(!available)("the public pages in Chromium, at 390 and 1280 px", 
       expect(outside).toBe(0);
       await shot(page, name, 390);
       await context.close();
-      if (["default", "long-labels", "cta"].includes(name)) {
+      if (["default", "long-labels", "cta", "emoji-labels", "emoji-ended"].includes(name)) {
         const wide = await open(timers[name]!.urls.page, DESKTOP);
         await shot(wide.page, name, 1280);
         await wide.context.close();
@@ -187,8 +204,56 @@ describe.skipIf(!available)("the public pages in Chromium, at 390 and 1280 px", 
     },
   );
 
+  it("shows emoji as Twemoji pictures, the images' own, from the package's font route", async () => {
+    for (const name of ["emoji-ended", "emoji-labels"]) {
+      for (const url of [timers[name]!.urls.page, timers[name]!.urls.embed]) {
+        const { page, context, requests } = await open(url);
+        expect(requests.some((u) => /\/t\/assets\/fonts\/twemoji-[\d.]+\.woff2$/.test(u))).toBe(
+          true,
+        );
+        const loaded = await page.evaluate(() =>
+          [...document.fonts].some((f) => f.family === "tminus-emoji" && f.status === "loaded"),
+        );
+        expect(loaded, `${name} ${url}`).toBe(true);
+        // Colour: Santa's red and the flame's orange, drawn by the COLR font.
+        const png = await page.screenshot();
+        const colourful = await page.evaluate(async (b64) => {
+          const img = new Image();
+          img.src = `data:image/png;base64,${b64}`;
+          await img.decode();
+          const canvas = document.createElement("canvas");
+          canvas.width = img.width;
+          canvas.height = img.height;
+          const g = canvas.getContext("2d")!;
+          g.drawImage(img, 0, 0);
+          const { data } = g.getImageData(0, 0, img.width, img.height);
+          let n = 0;
+          for (let i = 0; i < data.length; i += 4) {
+            const r = data[i]!;
+            const gr = data[i + 1]!;
+            const b = data[i + 2]!;
+            if (r > 180 && r - b > 100 && r - gr > 40) n++;
+          }
+          return n;
+        }, png.toString("base64"));
+        expect(colourful, `${name} ${url}`).toBeGreaterThan(100);
+        await context.close();
+      }
+    }
+    // The hidden zero units: no days group shows, hours lead.
+    const { page, context } = await open(timers["hidden-zeros"]!.urls.page, DESKTOP);
+    const shown = await page.$$eval(".tm-group", (els) =>
+      els
+        .filter((el) => !(el as HTMLElement).hidden)
+        .map((el) => el.querySelector(".tm-digits")!.getAttribute("data-unit")),
+    );
+    expect(shown).toEqual(["hours", "minutes", "seconds"]);
+    await shot(page, "hidden-zeros", 1280);
+    await context.close();
+  });
+
   it("the embed itself never scrolls sideways in a 390 px frame", async () => {
-    for (const name of ["huge-font", "long-labels", "many-digits"]) {
+    for (const name of ["huge-font", "long-labels", "many-digits", "emoji-labels"]) {
       const { page, context } = await open(timers[name]!.urls.embed);
       expect(
         await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth),

@@ -3,7 +3,8 @@
 // atlas can rasterise it once.
 import { formatParts, type Look, splitRemaining, type TimeUnit, unitLabel } from "@tminus/core";
 import { stripBidiControls } from "./_bidi";
-import type { FontCoverage } from "./fonts";
+import { lookDrawingProblem } from "./drawable";
+import { RenderError } from "./errors";
 
 /** One shown unit of a counting frame. */
 export interface PartText {
@@ -17,14 +18,14 @@ export interface PartText {
 /** The text of one frame: counting parts, or the ended text. */
 export type FrameContent = { ended: false; parts: PartText[] } | { ended: true; text: string };
 
-/** Text a look draws, with characters the bundled fonts lack replaced by fallbacks. */
+/** Text a look draws: every character of it has a glyph or an emoji picture. */
 export interface LookText {
   look: Look;
   separator: string;
   endedText: string;
-  /** Locale of the labels: the look's, or "en" when no installed font draws its script. */
+  /** Locale of the labels: the look's. */
   labelLocale: string;
-  /** The look's label overrides that the fonts can draw. */
+  /** The look's label overrides. */
   labelOverrides: Partial<Record<TimeUnit, string>>;
   /** Every label form per shown unit (empty lists when labels are hidden), computed once. */
   labelsByUnit: ReadonlyMap<TimeUnit, readonly string[]>;
@@ -32,30 +33,31 @@ export interface LookText {
   labelOf(unit: TimeUnit, value: number): string;
 }
 
-const SEPARATOR_FALLBACK = ":";
-const ENDED_FALLBACK = "Ended";
-
 /**
  * Decides the text a look draws. Images draw Latin, Cyrillic, Greek and Vietnamese
- * with the look font, Arabic, Hebrew, Thai and Devanagari with Noto, and Chinese,
- * Japanese and Korean when their optional Noto packages are installed (fonts.ts).
- * Labels a font cannot draw fall back to English, an undrawable ended text to
- * "Ended", so an image never shows "missing glyph" boxes. Hosted pages use the
- * browser's fonts.
+ * with the look font, Arabic, Hebrew, Thai and Devanagari with Noto, Chinese,
+ * Japanese and Korean when their optional Noto packages are installed (fonts.ts), and
+ * emoji as Twemoji pictures (emoji.ts). A text with a character none of them has is
+ * refused (RenderError naming the field and the character): nothing is replaced or
+ * dropped. Hosted pages use the same words with the browser's fonts.
  */
-export function lookText(look: Look, rawEndedText: string, fonts: FontCoverage): LookText {
-  // Nothing in an image can contain a direction override: the controls are dropped.
+export function lookText(look: Look, rawEndedText: string): LookText {
+  const problem = lookDrawingProblem(look, rawEndedText);
+  if (problem)
+    throw new RenderError(
+      "validation_error",
+      `${problem.field}: ${problem.message}`,
+      problem.field,
+    );
+  // Nothing in an image can contain a direction override: the controls are dropped. Text is
+  // drawn in NFC: a decomposed accent is the precomposed letter the fonts have.
+  const clean = (text: string) => stripBidiControls(text).normalize("NFC");
   const overrides: Partial<Record<TimeUnit, string>> = {};
-  for (const [unit, raw] of Object.entries(look.labels) as Array<[TimeUnit, string | undefined]>) {
-    const word = raw === undefined ? undefined : stripBidiControls(raw);
-    if (word !== undefined && fonts.covers(word)) overrides[unit] = word;
-  }
-  const separator = stripBidiControls(look.separator);
-  const endedText = stripBidiControls(rawEndedText);
-  const covered = look.units.every((unit) =>
-    labelForms(unit, look.locale, {}).every((word) => fonts.covers(word)),
-  );
-  const labelLocale = covered ? look.locale : "en";
+  for (const [unit, raw] of Object.entries(look.labels) as Array<[TimeUnit, string | undefined]>)
+    if (raw !== undefined) overrides[unit] = clean(raw);
+  const separator = clean(look.separator);
+  const endedText = clean(rawEndedText);
+  const labelLocale = look.locale;
   const labelsByUnit = new Map<TimeUnit, readonly string[]>();
   // An empty override means "no label" for that unit: nothing to draw or lay out.
   for (const unit of look.units)
@@ -81,8 +83,8 @@ export function lookText(look: Look, rawEndedText: string, fonts: FontCoverage):
   return {
     look,
     labelOf,
-    separator: fonts.covers(separator) ? separator : SEPARATOR_FALLBACK,
-    endedText: fonts.covers(endedText) ? endedText : ENDED_FALLBACK,
+    separator,
+    endedText,
     labelLocale,
     labelOverrides: overrides,
     labelsByUnit,
@@ -127,7 +129,11 @@ export function frameContent(text: LookText, remaining: number): FrameContent {
   if (remaining <= 0) return { ended: true, text: text.endedText };
   const { look } = text;
   const parts = formatParts(
-    splitRemaining(remaining, { largestUnit: look.largest_unit, units: look.units }),
+    splitRemaining(remaining, {
+      largestUnit: look.largest_unit,
+      units: look.units,
+      hideLeadingZeroUnits: look.hide_leading_zero_units,
+    }),
     { pad: look.pad },
   );
   return {

@@ -13,13 +13,14 @@
 // Script fallbacks, after the look font: Noto Sans Arabic, Hebrew, Thai and
 // Devanagari (dependencies, about 6 MB installed together), then the CJK families
 // (optional peer dependencies of 54 to 82 MB each: a package that is not installed
-// is simply not in the list, and text it would draw falls back as before). satori
+// is simply not in the list, and text it would draw is refused: drawable.ts). satori
 // shapes Arabic joining and Indic clusters with these faces and orders
 // right-to-left runs itself (docs/render.md says how this was checked).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { inflateSync } from "node:zlib";
 import type { Look } from "@tminus/core";
+import { type CodePointRanges, inRanges, woffCodePoints } from "./cmap";
 
 /** A font as satori takes it. */
 export interface FontFace {
@@ -37,10 +38,15 @@ export interface FontStack {
   family: string;
 }
 
-/** Which characters a look font can draw. */
+/** Which characters a look font can draw (drawable.ts decides texts with it). */
 export interface FontCoverage {
-  /** Whether every character of `text` has a glyph in the family (fallbacks included). */
-  covers(text: string): boolean;
+  /**
+   * The face (subset) that draws `cp`, by an opaque id, or null when none has it: two code
+   * points with the same id are drawn by the same face.
+   */
+  faceOf(cp: number): string | null;
+  /** Whether the face `face` (an id from faceOf) has a glyph for `cp`. */
+  faceHas(face: string, cp: number): boolean;
 }
 
 /** Weight of digits, separators and the ended text. */
@@ -122,6 +128,8 @@ interface Subset {
   unicodeRange: string;
   ranges: Array<[number, number]>;
   faces?: FontFace[];
+  /** The code points its file really has glyphs for (its cmap), read when first asked. */
+  glyphs?: CodePointRanges;
 }
 
 const families = new Map<string, Family>();
@@ -162,8 +170,16 @@ function packageSubsets(source: Source): Subset[] {
   return list;
 }
 
+// A subset's unicode-range says what it is meant for; its cmap says what it has (the range
+// can claim more): both must agree, as satori picks a face by its cmap.
 const inSubset = (subset: Subset, cp: number) =>
-  subset.ranges.some(([from, to]) => cp >= from && cp <= to);
+  subset.ranges.some(([from, to]) => cp >= from && cp <= to) && hasGlyph(subset, cp);
+
+/** Whether the subset's file has a glyph for `cp`; the regular weight's cmap (the bold's is the same: font-stacks.test.ts). */
+function hasGlyph(subset: Subset, cp: number): boolean {
+  subset.glyphs ??= woffCodePoints(readFontFile(subset.pkg, subset.part, REGULAR, "woff"));
+  return inRanges(subset.glyphs, cp);
+}
 
 /** A look font's subsets in fallback order, and which one draws each code point. */
 interface Family {
@@ -173,6 +189,8 @@ interface Family {
   find(cp: number): Subset | undefined;
   /** Subsets in fallback order, for the CSS family list. */
   order(used: Set<Subset>): Subset[];
+  /** Every subset, fallbacks included, in fallback order. */
+  all(): Subset[];
 }
 
 /** The look font's own subsets, with Inter's Greek where the family has none. */
@@ -222,6 +240,7 @@ function familyOf(font: Look["font"], locale: string): Family {
       return hit ?? undefined;
     },
     order: (used) => [...own, ...(fallbacks ?? [])].filter((s) => used.has(s)),
+    all: () => [...own, ...more()],
   };
   families.set(key, family);
   return family;
@@ -297,12 +316,33 @@ function facesOf(subset: Subset): FontFace[] {
 /** What a look font can draw, with the script fallbacks a look in `locale` gets. */
 export function fontCoverage(font: Look["font"], locale = "en"): FontCoverage {
   const family = familyOf(font, locale);
+  const byName = new Map<string, Subset>();
   return {
-    covers(text) {
-      for (const ch of text) if (!family.find(ch.codePointAt(0)!)) return false;
-      return true;
+    faceOf(cp) {
+      const subset = family.find(cp);
+      if (!subset) return null;
+      byName.set(subset.name, subset);
+      return subset.name;
+    },
+    faceHas(face, cp) {
+      const subset = byName.get(face);
+      return subset !== undefined && inSubset(subset, cp);
     },
   };
+}
+
+/** The subset packages a look font and its fallbacks may read, for tests: name, package, part. */
+export function fontFiles(
+  font: Look["font"],
+  locale = "en",
+): Array<{ name: string; pkg: string; part: string }> {
+  return familyOf(font, locale)
+    .all()
+    .map(({ name, pkg, part }) => ({
+      name,
+      pkg,
+      part,
+    }));
 }
 
 /**

@@ -1,12 +1,12 @@
 // Email images: the animated GIF and the still PNG. satori and resvg run only
 // when a look's atlas is built (cached); each image after that is layout
 // arithmetic, byte copies in palette-index space and LZW of what changed.
-import { splitRemaining, type TimeUnit } from "@tminus/core";
+import { splitRemaining, type TimeUnit, UNIT_SECONDS } from "@tminus/core";
 import { type ByteLru, createByteLru, createLru, type Lru } from "./_lru";
 import { parseHex, variantColors } from "./colors";
 import { drawnText, type FrameContent, frameContent, type LookText, lookText } from "./content";
 import { invalid } from "./errors";
-import { type FontStack, fontCoverage, fontStack } from "./fonts";
+import { type FontStack, fontStack } from "./fonts";
 import { animationFrames, type FrameCache } from "./gif/animate";
 import { type Atlas, buildAtlas, flatten, rasterise, toSvg } from "./gif/atlas";
 import { drawFrame, releaseScratch, scratchCanvas } from "./gif/composite";
@@ -81,7 +81,10 @@ interface Placement {
   input: ResolvedInput;
   text: LookText;
   atlas: Atlas;
+  /** The layout of the first frame's units. */
   layout: Layout;
+  /** The layout of a frame showing the `n` smallest units (hidden leading zeros: fewer). */
+  layoutFor(n: number): Layout;
 }
 
 interface Prepared extends Placement {
@@ -114,7 +117,7 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     let found = texts.get(key);
     if (!found) {
       const { font, locale } = input.look;
-      const text = lookText(input.look, input.endedText, fontCoverage(font, locale));
+      const text = lookText(input.look, input.endedText);
       found = { text, fonts: fontStack(font, drawnText(text), locale) };
       texts.set(key, found);
     }
@@ -178,22 +181,34 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     const { text } = drawn;
     const first = frameContent(text, input.remaining);
     const { look } = input;
-    const units: TimeUnit[] = splitRemaining(1, {
+    const all: TimeUnit[] = splitRemaining(1, {
       largestUnit: look.largest_unit,
       units: look.units,
     }).map((p) => p.unit);
-    // The largest unit is the only unbounded one and never grows while counting down,
-    // so the first frame's digit count holds for the whole animation.
-    const capacity = units.map((_, i) =>
-      i === 0 && !first.ended ? first.parts[0]!.digits.length : 2,
+    // The largest unit is the only unbounded one and never grows while counting down, so
+    // the first frame's digit count holds for the whole animation. Any other unit holds at
+    // most what the next larger shown unit leaves (hours after days: 23; minutes after
+    // days: 1439).
+    const capacity = all.map((unit, i) =>
+      i === 0
+        ? first.ended || first.parts.length < all.length
+          ? 1
+          : first.parts[0]!.digits.length
+        : String(UNIT_SECONDS[all[i - 1]!] / UNIT_SECONDS[unit] - 1).length,
     );
-    const plan: RowPlan = {
-      units,
-      capacity,
-      labels: units.map((unit) => text.labelsByUnit.get(unit) ?? []),
-      hasSeparator: text.separator !== "",
+    // Hidden leading zero units: a frame shows the smallest n units, n only falling as the
+    // time does. Each n has its own row, centred anew; the first frame's is fitted.
+    const planOf = (n: number): RowPlan => {
+      const units = all.slice(all.length - n);
+      return {
+        units,
+        capacity: capacity.slice(all.length - n),
+        labels: units.map((unit) => text.labelsByUnit.get(unit) ?? []),
+        hasSeparator: text.separator !== "",
+      };
     };
-    return fit(input, drawn, plan, look.font_size * input.scale, 0, null);
+    const shown = first.ended ? all.length : first.parts.length;
+    return fit(input, drawn, planOf(shown), planOf, look.font_size * input.scale, 0, null);
   }
 
   /**
@@ -205,6 +220,7 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     input: ResolvedInput,
     drawn: { text: LookText; fonts: FontStack },
     plan: RowPlan,
+    planOf: (n: number) => RowPlan,
     digitPx: number,
     shrinks: number,
     awaited: Atlas | null,
@@ -218,11 +234,21 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
         if (atlas === null) {
           const at = px;
           const steps = done;
-          return building.then((ready) => fit(input, drawn, plan, at, steps, ready));
+          return building.then((ready) => fit(input, drawn, plan, planOf, at, steps, ready));
         }
       }
       const layout = planLayout(atlas.spec, atlas.sizes, plan);
-      const placement = { input, text: drawn.text, atlas, layout };
+      const fitted = atlas;
+      const layouts = new Map<number, Layout>([[plan.units.length, layout]]);
+      const layoutFor = (n: number): Layout => {
+        let found = layouts.get(n);
+        if (!found) {
+          found = planLayout(fitted.spec, fitted.sizes, planOf(n));
+          layouts.set(n, found);
+        }
+        return found;
+      };
+      const placement = { input, text: drawn.text, atlas, layout, layoutFor };
       if (layout.fits || done >= 4) return placement;
       const { content } = atlas.spec;
       const factor = Math.min(content.w / layout.rowW, content.h / layout.rowH);
@@ -241,7 +267,7 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
    * made `render --batch` spend twice the CPU per image (bench/README.md).
    */
   function place(p: Placement, frameCount?: number): Prepared {
-    const { input, text, atlas, layout } = p;
+    const { input, text, atlas, layoutFor } = p;
     const count = frameCount ?? (input.running ? input.frames : 1);
     const contents: FrameContent[] = [];
     for (let k = 0; k < count; k++) {
@@ -251,7 +277,12 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
       if (content.ended) break;
     }
     const placed = contents.map((content) =>
-      placeCells(layout, atlas.sizes, content, text.separator),
+      placeCells(
+        layoutFor(content.ended ? p.layout.groups.length : content.parts.length),
+        atlas.sizes,
+        content,
+        text.separator,
+      ),
     );
     return { ...p, contents, placed };
   }

@@ -6,6 +6,13 @@
 
 export { snapHeight, snapWidth } from "@tminus/core";
 export { type Variant, type VariantColors, variantColors } from "./colors";
+export {
+  type DrawingProblem,
+  describeUndrawable,
+  lookDrawingProblem,
+  type UndrawableCharacter,
+  undrawableCharacter,
+} from "./drawable";
 export { RenderError, type RenderErrorCode } from "./errors";
 export type { CountdownPageInput, PageStatus, PageUrls } from "./html/countdown";
 export { type EmbedScriptOptions, renderEmbedScript } from "./html/embed-script";

@@ -297,7 +297,7 @@ describe("direction controls in text drawn into images", () => {
       separator: `${RLO}:`,
       labels: { seconds: `${RLO}ces`, minutes: "\u2067min\u2069" },
     });
-    const text = lookText(look, `\u202ASale\u202C ${RLO}revo`, { covers: () => true });
+    const text = lookText(look, `\u202ASale\u202C ${RLO}revo`);
     expect(text.separator).toBe(":");
     expect(text.endedText).toBe("Sale revo");
     expect(text.labelsByUnit.get("seconds")).toEqual(["ces"]);
@@ -323,5 +323,147 @@ describe("direction controls in text drawn into images", () => {
         { remainingSeconds: 0, ended: { text: `\u2066${RLO}Over\u2069` } },
       ),
     ).toBe(true);
+  });
+});
+
+/** Pixels that are strongly coloured (not grey): emoji, not text in the look's greys. */
+function colourful(p: { rgba: Uint8Array }): number {
+  let n = 0;
+  for (let i = 0; i < p.rgba.length; i += 4) {
+    const r = p.rgba[i]!;
+    const g = p.rgba[i + 1]!;
+    const b = p.rgba[i + 2]!;
+    if (Math.max(r, g, b) - Math.min(r, g, b) > 80) n++;
+  }
+  return n;
+}
+
+describe("emoji and every character (issue 37)", () => {
+  // Black on white, no accent colour around: any colour in the picture is an emoji's.
+  const grey = { accent_color: "#6B7280" };
+
+  it("draw an ended text with emoji as colour pictures, the slow path's pixels exactly", async () => {
+    const input = { remainingSeconds: 0, look: grey, ended: { text: "🎅 Sale over! 🎁" } };
+    const fast = await images.rgba(input);
+    const diff = compare(fast, await images.reference(input));
+    expect(diff.max).toBeLessThanOrEqual(24);
+    expect(diff.differing).toBeLessThan(0.005);
+    expect(colourful(fast)).toBeGreaterThan(200);
+    const plain = await images.rgba({ remainingSeconds: 0, look: grey, ended: { text: "Ended" } });
+    expect(samePixels(fast, plain)).toBe(false);
+    expect(colourful(plain)).toBe(0);
+    // And in the GIF, as decoded by another decoder.
+    const gif = decodeGif(await images.gif({ ...input, remainingSeconds: 2 }));
+    expect(samePixels(gif.frames.at(-1)!, fast)).toBe(true);
+  });
+
+  it("draw a label with an emoji and an accent as written, not the English word", async () => {
+    const look = { ...grey, labels: { days: "días 🔥" } };
+    const input = { remainingSeconds: dhms(3, 4, 5, 6), look };
+    const fast = await images.rgba(input);
+    const diff = compare(fast, await images.reference(input));
+    expect(diff.max).toBeLessThanOrEqual(24);
+    expect(diff.differing).toBeLessThan(0.005);
+    expect(colourful(fast)).toBeGreaterThan(20);
+    const english = await images.rgba({ remainingSeconds: dhms(3, 4, 5, 6), look: grey });
+    expect(samePixels(fast, english)).toBe(false);
+  });
+
+  it("draw an emoji separator in every frame of a GIF", async () => {
+    const look = { ...grey, separator: "⏳" };
+    const gif = decodeGif(await images.gif({ remainingSeconds: 125, look, frames: 6 }));
+    for (const k of [0, 5]) {
+      expect(colourful(gif.frames[k]!), `frame ${k}`).toBeGreaterThan(20);
+      const diff = compare(
+        gif.frames[k]!,
+        await images.reference({ remainingSeconds: 125, look, frame: k }),
+      );
+      expect(diff.differing, `frame ${k}`).toBeLessThan(0.005);
+    }
+  });
+
+  it("refuse a character no font and no emoji has, naming the field and the character", async () => {
+    const refused = async (input: object) => {
+      try {
+        await images.gif(input as never);
+      } catch (error) {
+        return error as RenderError;
+      }
+      throw new Error("drawn");
+    };
+    const ended = await refused({ remainingSeconds: 0, ended: { text: "Sale \uE000" } });
+    expect(ended).toBeInstanceOf(RenderError);
+    expect(ended).toMatchObject({ code: "validation_error", field: "ended.text" });
+    expect(ended.message).toContain("U+E000");
+    const label = await refused({
+      remainingSeconds: 90,
+      look: { labels: { seconds: "s\u{F0001}" } },
+    });
+    expect(label).toMatchObject({ field: "look.labels.seconds" });
+    expect(label.message).toContain("U+F0001");
+  });
+});
+
+describe("hidden leading zero units (issue 37)", () => {
+  const look = { hide_leading_zero_units: true };
+
+  it("shows no zero days, and drops the hours in the frame they reach zero", async () => {
+    // 0 days 1:00:30: frame 30 shows 1:00:00, frame 31 shows 59:59 with no hours.
+    const remainingSeconds = dhms(0, 1, 0, 30);
+    const gif = decodeGif(await images.gif({ remainingSeconds, look }));
+    expect(gif.frames).toHaveLength(60);
+    for (const k of [0, 30, 31, 59]) {
+      const still = await images.rgba({ remainingSeconds: remainingSeconds - k, look });
+      expect(samePixels(gif.frames[k]!, still), `frame ${k}`).toBe(true);
+      const diff = compare(
+        gif.frames[k]!,
+        await images.reference({ remainingSeconds, look, frame: k }),
+      );
+      expect(diff.max, `frame ${k}`).toBeLessThanOrEqual(24);
+      expect(diff.differing, `frame ${k}`).toBeLessThan(0.005);
+    }
+    // Not the picture with every unit shown: the row is laid out anew, narrower.
+    const shown = await images.rgba({ remainingSeconds: remainingSeconds - 31 });
+    expect(samePixels(gif.frames[31]!, shown)).toBe(false);
+    // Frame 0 is exact on its own (Outlook shows only it).
+    const first = await images.rgba({ remainingSeconds, look });
+    const full = await images.rgba({ remainingSeconds });
+    expect(samePixels(first, full)).toBe(false);
+  });
+
+  it("changes nothing while the largest unit is not zero, nor with the option off", async () => {
+    const remainingSeconds = dhms(2, 0, 0, 5);
+    expect(
+      samePixels(
+        await images.rgba({ remainingSeconds, look }),
+        await images.rgba({ remainingSeconds }),
+      ),
+    ).toBe(true);
+  });
+
+  it("keeps the smallest unit to the end, then the ended look", async () => {
+    const gif = decodeGif(await images.gif({ remainingSeconds: 3, look, ended: { text: "Over" } }));
+    expect(gif.frames).toHaveLength(4);
+    expect(
+      samePixels(
+        gif.frames[2]!,
+        await images.rgba({ remainingSeconds: 1, look, ended: { text: "Over" } }),
+      ),
+    ).toBe(true);
+    const diff = compare(
+      gif.frames[0]!,
+      await images.reference({ remainingSeconds: 3, look, ended: { text: "Over" } }),
+    );
+    expect(diff.differing).toBeLessThan(0.005);
+  });
+
+  it("works in transparent looks too (frames cleared and redrawn as the row moves)", async () => {
+    const clear = { ...look, transparent: true, matte_color: "#FFFFFF" };
+    const remainingSeconds = dhms(0, 0, 1, 2);
+    const gif = decodeGif(await images.gif({ remainingSeconds, look: clear, frames: 6 }));
+    for (const k of [0, 2, 3, 5]) {
+      const still = await images.rgba({ remainingSeconds: remainingSeconds - k, look: clear });
+      expect(samePixels(gif.frames[k]!, still), `frame ${k}`).toBe(true);
+    }
   });
 });

@@ -258,7 +258,7 @@ describe("hosted page", () => {
     // dir="auto" makes each element an isolate: a direction control inside it ends
     // with it, and its base direction comes from its own text.
     expect(html).toContain(`<h1 class="tm-name" dir="auto">Sale ${RLO}sdne</h1>`);
-    expect(html).toContain(`<span class="tm-sep" dir="auto">${RLO}:</span>`);
+    expect(html).toContain(`<span class="tm-sep" dir="auto" data-before="1">${RLO}:</span>`);
     expect(html).toContain(`<span class="tm-label" dir="auto" data-label="days">${RLO}yad</span>`);
     expect(html).toContain(`<span class="tm-ended-text" dir="auto">${RLO}revo</span>`);
     expect(html).toMatch(/id="tm-spoken" dir="auto"/);
@@ -321,9 +321,22 @@ function fakePage(html: string, localClock: number) {
   const labels = [...html.matchAll(/data-label="(\w+)">([^<]*)</g)].map((m) => ({
     textContent: m[2],
   }));
+  const groups = [...html.matchAll(/<span class="tm-group"( hidden)?>/g)].map((m) => ({
+    hidden: m[1] !== undefined,
+  }));
+  const befores = [...html.matchAll(/data-before="(\d+)"( hidden)?>/g)].map((m) => ({
+    hidden: m[2] !== undefined,
+    getAttribute: (name: string) => (name === "data-before" ? m[1]! : null),
+  }));
+  const lists: Record<string, unknown[]> = {
+    "[data-unit]": units,
+    "[data-label]": labels,
+    ".tm-group": groups,
+    "[data-before]": befores,
+  };
   const row = {
     ...el("tm-row"),
-    querySelectorAll: (q: string) => (q === "[data-unit]" ? units : labels),
+    querySelectorAll: (q: string) => lists[q] ?? [],
   };
   const nodes: Record<string, unknown> = {
     "tm-data": { textContent: json },
@@ -371,6 +384,8 @@ function fakePage(html: string, localClock: number) {
     },
     units,
     labels,
+    groups,
+    befores,
     spoken: nodes["tm-spoken"] as { textContent: string },
     row,
     ended: nodes["tm-ended"] as { hidden: boolean },
@@ -381,6 +396,54 @@ function fakePage(html: string, localClock: number) {
 function clientScript(html: string): string {
   return /<script(?: nonce="[^"]*")?>\n([\s\S]*?)\n<\/script>/.exec(html)![1]!;
 }
+
+describe("hidden leading zero units on the page (issue 37)", () => {
+  const at = (total: number, hide = true) =>
+    input({
+      look: { hide_leading_zero_units: hide },
+      status: {
+        remaining: { total_seconds: total },
+        state: "running",
+        target_at: NOW + total * 1000,
+      },
+    });
+  /** What shows: each group's digits, unless hidden, and how many separators show. */
+  const visible = (page: ReturnType<typeof fakePage>) => ({
+    digits: page.units
+      .filter((_, i) => !page.groups[i]!.hidden)
+      .map((u) => u.textContent)
+      .join(":"),
+    separators: page.befores.filter((b) => !b.hidden).length,
+  });
+
+  it("are hidden in the markup, and hide as they reach zero while the page ticks", () => {
+    const html = renderHostedPage(at(3_602));
+    expect(html).toMatch(
+      /<span class="tm-group" hidden><span class="tm-digits" data-unit="days">0</,
+    );
+    const page = fakePage(html, NOW);
+    page.run(clientScript(html));
+    expect(visible(page)).toEqual({ digits: "01:00:02", separators: 2 });
+    page.advance(2_100); // just past the second boundary the script wakes at
+    expect(visible(page)).toEqual({ digits: "01:00:00", separators: 2 });
+    page.advance(1_000);
+    expect(visible(page)).toEqual({ digits: "59:59", separators: 1 });
+  });
+
+  it("show every unit without the option", () => {
+    const html = renderHostedPage(at(3_602, false));
+    expect(html).not.toContain(' hidden><span class="tm-digits"');
+    const page = fakePage(html, NOW);
+    page.run(clientScript(html));
+    expect(visible(page)).toEqual({ digits: "0:01:00:02", separators: 3 });
+  });
+
+  it("leave the fitted row as wide as what shows", () => {
+    const css = (hide: boolean) =>
+      /calc\(\(100cqi - 4px\) \/ ([\d.]+)\)/.exec(renderHostedPage(at(3_602, hide)))![1]!;
+    expect(Number(css(true))).toBeLessThan(Number(css(false)));
+  });
+});
 
 describe("the inline script", () => {
   it("parses as JavaScript, and so does the embed script", () => {

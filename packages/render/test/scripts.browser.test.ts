@@ -10,7 +10,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseDirection } from "../src/_bidi";
 import { allLabels, drawnText, lookText } from "../src/content";
-import { fontCoverage, fontStack } from "../src/fonts";
+import { fontStack } from "../src/fonts";
 import { chromiumAvailable as available, launchChromium } from "./_chromium";
 import { correlation, decodePng, glyphId, type InkSignature, inkSignature } from "./helpers";
 
@@ -30,7 +30,7 @@ const RTL = new Set(["ar", "fa", "he"]);
 
 describe.each(CASES)("$script ($locale)", ({ locale, ended }) => {
   const look = lookSchema.parse({ locale });
-  const text = lookText(look, ended, fontCoverage(look.font, locale));
+  const text = lookText(look, ended);
 
   it("keeps the locale's labels and the ended text (no English fallback)", () => {
     expect(text.labelLocale).toBe(locale);

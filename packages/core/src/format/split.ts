@@ -12,6 +12,11 @@ export interface SplitOptions {
   largestUnit?: TimeUnit;
   /** Units shown, in any order; those larger than `largestUnit` are ignored. Default: all. */
   units?: readonly TimeUnit[];
+  /**
+   * Drop the largest shown units while they are zero ("0 days 05 hours" shows "05 hours"),
+   * never the smallest shown one. Default false: every shown unit stays.
+   */
+  hideLeadingZeroUnits?: boolean;
 }
 
 /**
@@ -29,9 +34,23 @@ export function splitRemaining(totalSeconds: number, options: SplitOptions = {})
   const smallest = UNIT_SECONDS[shown[shown.length - 1]!];
   const total = Number.isFinite(totalSeconds) ? Math.max(0, Math.ceil(totalSeconds)) : 0;
   let rest = Math.ceil(total / smallest) * smallest;
-  return shown.map((unit) => {
+  const parts = shown.map((unit) => {
     const value = Math.floor(rest / UNIT_SECONDS[unit]);
     rest -= value * UNIT_SECONDS[unit];
     return { unit, value };
   });
+  return options.hideLeadingZeroUnits ? withoutLeadingZeroUnits(parts) : parts;
+}
+
+/**
+ * The parts from the first non-zero one on: the largest units are dropped while they are
+ * zero, the smallest part always stays (all zeros: it alone). A zero unit between two
+ * non-zero ones stays ("1 day 00 hours 05 minutes"): only leading zeros go. Dropping a zero
+ * changes no sum, so the shown amounts still add up to the time split.
+ * @example withoutLeadingZeroUnits([{unit:"days",value:0},{unit:"hours",value:5}]) // [{unit:"hours",value:5}]
+ */
+export function withoutLeadingZeroUnits<T extends { value: number }>(parts: readonly T[]): T[] {
+  let first = 0;
+  while (first < parts.length - 1 && parts[first]!.value === 0) first++;
+  return parts.slice(first);
 }

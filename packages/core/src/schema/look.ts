@@ -82,6 +82,13 @@ const lookShape = {
     description: "Largest unit counted; larger amounts accumulate in it (50 hours, not 2 days).",
   }),
   pad: z.boolean().meta({ description: "Pad hours, minutes and seconds to two digits." }),
+  hide_leading_zero_units: z.boolean().meta({
+    description:
+      'Hide the largest shown units while they are zero: "0 days 05 hours" shows "05 ' +
+      'hours". The smallest shown unit always stays, and a zero between non-zero units ' +
+      "stays too. Images, the hosted page, the embed and <tminus-countdown> drop a unit at " +
+      "the second it reaches zero.",
+  }),
   separator: z
     .string()
     .max(3)
@@ -198,6 +205,7 @@ export function resolveLook(input: z.output<typeof lookInputSchema>): Look {
     units: units ?? TIME_UNITS.filter((unit) => unitRank(unit) >= unitRank(largest)),
     largest_unit: largest,
     pad: input.pad ?? true,
+    hide_leading_zero_units: input.hide_leading_zero_units ?? false,
     separator: input.separator ?? ":",
     show_labels: input.show_labels ?? true,
     locale: input.locale ?? "en",
@@ -232,11 +240,12 @@ export const lookSchema = lookInputSchema
   .meta({ description: "How the countdown looks. Every field is optional." });
 
 /**
- * A stored look as it is today: looks saved before `brand_color`, `cta` and the click URLs
- * existed lack them, and the timer object always carries every field.
+ * A stored look as it is today: looks saved before `brand_color`, `cta`, the click URLs and
+ * `hide_leading_zero_units` existed lack them, and the timer object always carries every field.
  */
 export function currentLook(look: Look): Look {
   if (
+    look.hide_leading_zero_units !== undefined &&
     look.brand_color !== undefined &&
     look.cta !== undefined &&
     look.click_url !== undefined &&
@@ -245,6 +254,7 @@ export function currentLook(look: Look): Look {
     return look;
   return {
     ...look,
+    hide_leading_zero_units: look.hide_leading_zero_units ?? false,
     brand_color: look.brand_color ?? null,
     cta: look.cta ?? null,
     click_url: look.click_url ?? null,

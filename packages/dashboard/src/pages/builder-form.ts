@@ -211,6 +211,7 @@ ${field("separator", "Separator", v.separator, { attrs: html` maxlength="3"` })}
   )}</div></fieldset>
 <div class="checks"><label class="check"><input type="checkbox" name="show_labels"${checked(v.show_labels)}> Show labels</label>
 <label class="check"><input type="checkbox" name="pad"${checked(v.pad)}> Two digits (07)</label>
+<label class="check"><input type="checkbox" name="hide_leading_zero_units"${checked(v.hide_leading_zero_units)}> Hide units while they are zero (“0 days 05 hours” shows “05 hours”)</label>
 <label class="check"><input type="checkbox" name="transparent"${checked(v.transparent)}> Transparent background</label>
 <label class="check"><input type="checkbox" name="dark_variant"${checked(v.dark_variant)}> Dark variant for dark-mode readers</label></div>
 ${field("locale", "Label language", v.locale, { hint: "A language tag: en, de, fr, es, ja, ...", attrs: html` maxlength="35"` })}

@@ -9,6 +9,7 @@ import {
 } from "../openapi/error-cases";
 import { timerPath } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
+import { assertDrawable, UNDRAWABLE_TEXT } from "./_drawable";
 import {
   changeTimer,
   diffFields,
@@ -32,6 +33,9 @@ async function patchTimer(ctx: TimerRouteContext): Promise<RouteResult> {
   const body = await ctx.body();
   const patch = validateTimerPatch(before.type, body);
   if (!patch.ok) throw issueToError(patch.issues[0]!);
+  // The texts as they would be after the change (a patch replaces look and ended whole).
+  const after = applyTimerPatch(timerData(before).definition, patch.value);
+  if (after.ok) await assertDrawable(after.value);
   const timer = await changeTimer(ctx, (current: TimerRecord) => {
     const { definition, clock } = timerData(current);
     const next = applyTimerPatch(definition, patch.value);
@@ -92,6 +96,7 @@ export const timerChangeRoutes = [
         message: "type cannot be changed (this is a fixed timer); create a new timer instead",
         details: { field: "type" },
       },
+      UNDRAWABLE_TEXT,
       BODY_NOT_JSON,
       INVALID_TIMEZONE,
       STALE_REVISION,

@@ -28,6 +28,7 @@ import { listQuery, oneOf, timerPath, toldAs } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
 import { duplicateRequestSchema } from "../schemas/responses";
 import { etagOf, newTimerData } from "../timer-view";
+import { assertDrawable, UNDRAWABLE_TEXT } from "./_drawable";
 import {
   actorOf,
   issueToError,
@@ -143,6 +144,7 @@ function parseCreate(json: unknown): CreateBody {
 async function createTimer(ctx: RouteContext<CreateBody>): Promise<RouteResult> {
   const key = idempotencyKeyOf(ctx, true)!;
   const { json, definition } = await ctx.body();
+  await assertDrawable(definition);
   return createMetered(
     ctx,
     definition,
@@ -288,6 +290,7 @@ export const timerRoutes = [
           "deadline_local cannot be combined with deadline_at: send the deadline in one form",
         details: { field: "deadline_local" },
       },
+      UNDRAWABLE_TEXT,
       BODY_NOT_JSON,
       INVALID_TIMEZONE,
       IDEMPOTENCY_CONFLICT,

@@ -51,6 +51,7 @@ function pageLook(look: Look) {
     units: l.units,
     largest_unit: l.largest_unit,
     pad: l.pad,
+    hide_leading_zero_units: l.hide_leading_zero_units,
     separator: l.separator,
     show_labels: l.show_labels,
     locale: l.locale,

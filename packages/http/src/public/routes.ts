@@ -24,6 +24,7 @@ import { clickTarget, endedImageRedirect, hostedPageFor, redirectTo } from "./go
 import { createImageCache } from "./image-cache";
 import { type ImageOptions, imageOptions } from "./image-options";
 import { createImageRenderer, isQueueFull } from "./image-renderer";
+import { refusedTextField, withFormerText } from "./legacy-text";
 import { createLoadShedder } from "./load-shedding";
 import { unfilledMergeTagParam } from "./merge-tags";
 import { loadRender } from "./render-module";
@@ -138,6 +139,25 @@ export function createPublicRoutes(deps: {
     };
   }
 
+  /** Renders; a stored text the renderer refuses is drawn as it was before (legacy-text.ts). */
+  async function renderWithFormerText(
+    kind: "gif" | "png",
+    input: ImageInput,
+    signal?: AbortSignal,
+  ): Promise<Uint8Array> {
+    let current = input;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await renderer.render(kind, current, signal);
+      } catch (error) {
+        const field = refusedTextField(error);
+        // Separator, locale, four labels and the ended text at most.
+        if (field === null || attempt >= 7) throw error;
+        current = withFormerText(current, field);
+      }
+    }
+  }
+
   async function image(
     kind: "gif" | "png",
     timer: TimerRecord,
@@ -172,7 +192,7 @@ export function createPublicRoutes(deps: {
     // Only a queued image can be late: the others need no signal (making one costs).
     const full = images.share(
       key,
-      (signal) => renderer.render(kind, input, signal),
+      (signal) => renderWithFormerText(kind, input, signal),
       queued && deps.config.render.max_wait_ms > 0,
     );
     // A still answers instead: the render is withdrawn unless a thread has started it or another

@@ -7,7 +7,15 @@
 import type { ByteLru } from "../_lru";
 import { parseHex } from "../colors";
 import type { Atlas } from "./atlas";
-import { type CellRasters, changedRect, extract, redraw, scratchCanvas, union } from "./composite";
+import {
+  type CellRaster,
+  type CellRasters,
+  changedRect,
+  extract,
+  redraw,
+  scratchCanvas,
+  union,
+} from "./composite";
 import type { GifFrame } from "./encode";
 import {
   type LzwPiece,
@@ -72,6 +80,40 @@ function cellsIn(placed: readonly PlacedCell[], cells: CellRasters, rect: Box): 
 const boxKey = (b: Box) => `${b.x},${b.y},${b.w},${b.h}`;
 
 /**
+ * The fewest bits that index every pixel of `pixels[from..to)`: a frame's own LZW code size.
+ * GIF takes one per frame, whatever the colour table's size, and palettes list their most
+ * used colours first: a look with emoji has a table of 128 or 256 colours, yet a frame of
+ * digits alone indexes only the first few dozen, and narrower codes are less to encode.
+ */
+function bitsOf(pixels: Uint8Array, from = 0, to = pixels.length): number {
+  let max = 0;
+  for (let i = from; i < to; i++) if (pixels[i]! > max) max = pixels[i]!;
+  return max < 2 ? 1 : 32 - Math.clz32(max);
+}
+
+// A cell's code size, once per cell of an atlas.
+const cellBitsOf = new WeakMap<CellRaster, number>();
+function cellBits(raster: CellRaster): number {
+  let bits = cellBitsOf.get(raster);
+  if (bits === undefined) {
+    bits = bitsOf(raster.pixels);
+    cellBitsOf.set(raster, bits);
+  }
+  return bits;
+}
+
+// The panel's own code size, per atlas: it bounds every frame 0 (which has the panel rows).
+const baseBitsOf = new WeakMap<Atlas, number>();
+function baseBits(atlas: Atlas): number {
+  let bits = baseBitsOf.get(atlas);
+  if (bits === undefined) {
+    bits = bitsOf(atlas.base.pixels);
+    baseBitsOf.set(atlas, bits);
+  }
+  return bits;
+}
+
+/**
  * Frame 0, whole. The rows above the first inked row and below the last are the
  * panel's, the same for every image of the atlas: they are kept as LZW pieces
  * and the stream restarts (a clear code) at the band's edges, so only the band
@@ -79,7 +121,6 @@ const boxKey = (b: Box) => `${b.x},${b.y},${b.w},${b.h}`;
  */
 function firstFrame(atlas: Atlas, placed: readonly PlacedCell[], cache: FrameCache): Uint8Array {
   const { base, cells, id } = atlas;
-  const { bits } = atlas.palette;
   const w = base.w;
   let top = base.h;
   let bottom = 0;
@@ -89,17 +130,24 @@ function firstFrame(atlas: Atlas, placed: readonly PlacedCell[], cache: FrameCac
     top = Math.min(top, Math.max(0, s.y));
     bottom = Math.max(bottom, Math.min(base.h, s.y + s.h));
   }
-  if (top >= bottom) return cached(cache, `${id}|P`, () => lzwEncode(base.pixels, bits));
+  if (top >= bottom) return cached(cache, `${id}|P`, () => lzwEncode(base.pixels, baseBits(atlas)));
   const canvas = scratchCanvas(base);
   redraw(canvas, placed, cells, { x: 0, y: top, w, h: bottom - top });
+  // One code size for the whole stream: the panel's, or its cells' when they need more
+  // (known per cell: scanning the band for each image would cost a tenth of it).
+  let bits = baseBits(atlas);
+  for (const p of placed) {
+    const raster = cells.get(p.cell.key);
+    if (raster) bits = Math.max(bits, cellBits(raster));
+  }
   // Pieces first: making one uses the encoder, which the frame's stream then takes over.
   const head =
     top > 0
-      ? cached(cache, `${id}|H${top}`, () => lzwHeadPiece(base.pixels, 0, top * w, bits))
+      ? cached(cache, `${id}|H${top}|${bits}`, () => lzwHeadPiece(base.pixels, 0, top * w, bits))
       : null;
   const tail =
     bottom < base.h
-      ? cached(cache, `${id}|E${bottom}`, () =>
+      ? cached(cache, `${id}|E${bottom}|${bits}`, () =>
           lzwTailPiece(base.pixels, bottom * w, base.h * w, bits),
         )
       : null;
@@ -151,7 +199,8 @@ function steadyFrame(
   const data = cached(cache, key, () => {
     const canvas = scratchCanvas(atlas.base);
     redraw(canvas, placed, cells, rect);
-    return lzwEncode(extract(canvas, rect), atlas.palette.bits);
+    const pixels = extract(canvas, rect);
+    return lzwEncode(pixels, bitsOf(pixels));
   });
   return { box: rect, data, delay: FRAME_DELAY, dispose: 1 };
 }
@@ -225,7 +274,7 @@ function transparentFrames(
         for (let i = 0; i < pixels.length; i++)
           if (pixels[i] === t && under[i] !== t) pixels[i] = matte;
       }
-      return lzwEncode(pixels, atlas.palette.bits);
+      return lzwEncode(pixels, bitsOf(pixels));
     });
     frames.push({ box: rect, data, delay: FRAME_DELAY, dispose: 2 });
   }

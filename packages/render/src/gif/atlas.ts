@@ -6,6 +6,7 @@ import type { Resvg as ResvgClass } from "@resvg/resvg-js";
 import type satoriFunction from "satori";
 import { parseHex } from "../colors";
 import { allLabels, type LookText } from "../content";
+import { loadAdditionalAsset } from "../emoji";
 import { RenderError } from "../errors";
 import { type CellRaster, type IndexedImage, inkBox } from "./composite";
 import { type CellSize, cellKey } from "./layout";
@@ -73,6 +74,10 @@ export async function toSvg(
     return await satori(element as never, {
       width,
       fonts: spec.fonts.fonts,
+      // Emoji the fonts lack are Twemoji pictures; satori asks once per sheet, and the
+      // sheet is drawn once per look and size (the atlas), so each picture is read once
+      // per look at most (emoji.ts keeps the files' data too).
+      loadAdditionalAsset,
       ...(onNode ? { onNodeDetected: onNode } : {}),
     });
   } catch (err) {

@@ -67,6 +67,14 @@ export function buildPalette(
       if (colors.includes(key)) continue;
       colors[nearest(colors, key, keyColors)] = key;
     }
+    // Most used first here too: frames index only the colours they show, and a frame of
+    // digits then needs fewer bits per code than the table's (animate.ts).
+    const used = new Map<number, number>(colors.map((c) => [c, 0]));
+    for (const [c, n] of counts) {
+      const slot = colors[nearest(colors, c)]!;
+      used.set(slot, used.get(slot)! + n);
+    }
+    colors = [...used.entries()].sort((a, b) => b[1] - a[1]).map(([c]) => c);
   }
   // Index 0 is transparent when there is one: the logical screen's background index.
   const offset = hasTransparent ? 1 : 0;

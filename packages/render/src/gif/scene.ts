@@ -200,6 +200,9 @@ export function frameElement(spec: SceneSpec, placed: PlacedCell[]): Element {
           position: "absolute",
           left: x,
           top: y,
+          // The measured box includes the padding: without this an ended text, centred in
+          // its content box, sat one padding to the right of the atlas's.
+          boxSizing: "border-box",
           width: w,
           height: h,
         },

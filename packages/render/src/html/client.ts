@@ -18,6 +18,8 @@ export const CLIENT_SCRIPT = `(function () {
   var spoken = document.getElementById("tm-spoken");
   var digits = row ? row.querySelectorAll("[data-unit]") : [];
   var labels = row ? row.querySelectorAll("[data-label]") : [];
+  var groups = row ? row.querySelectorAll(".tm-group") : [];
+  var befores = row ? row.querySelectorAll("[data-before]") : [];
   var lastSpoken = spoken ? spoken.textContent : "";
   var lastHeight = -1;
 
@@ -81,6 +83,12 @@ export const CLIENT_SCRIPT = `(function () {
         digits[i].textContent = digitsOf(d.units[i], values[i]);
         if (labels[i]) labels[i].textContent = label(d.units[i], values[i]);
       }
+      // Leading zero units the look hides go, with the separator after them.
+      var first = 0;
+      if (d.hideLeadingZeros) while (first < values.length - 1 && values[first] === 0) first++;
+      for (var g = 0; g < groups.length; g++) groups[g].hidden = g < first;
+      for (var b = 0; b < befores.length; b++)
+        befores[b].hidden = Number(befores[b].getAttribute("data-before")) <= first;
     }
     var s = sentence(total);
     if (spoken && s !== lastSpoken) {

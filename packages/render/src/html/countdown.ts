@@ -12,6 +12,7 @@ import {
   type TimeUnit,
   UNIT_SECONDS,
   unitLabel,
+  withoutLeadingZeroUnits,
 } from "@tminus/core";
 import { stripBidiControls } from "../_bidi";
 import { resolveLookOption } from "../_look";
@@ -194,18 +195,23 @@ export function countdownMarkup(c: Countdown): string {
     splitRemaining(c.total, { largestUnit: c.look.largest_unit, units: c.units }),
     { pad: c.look.pad },
   );
+  // Every unit is in the markup, so the script can show the ones that go on counting; the
+  // leading zeros the look hides are hidden, with the separator after them.
+  const first = hiddenLeading(c, parts);
   const groups = parts
     .map((p, i) => {
+      const off = i < first ? " hidden" : "";
+      const sepOff = i <= first ? " hidden" : "";
       const sep =
         i > 0 && c.look.separator !== ""
-          ? `<span class="tm-sep" dir="auto">${escapeHtml(c.look.separator)}</span>`
+          ? `<span class="tm-sep" dir="auto" data-before="${i}"${sepOff}>${escapeHtml(c.look.separator)}</span>`
           : i > 0
-            ? `<span class="tm-gap"></span>`
+            ? `<span class="tm-gap" data-before="${i}"${sepOff}></span>`
             : "";
       const lab = c.look.show_labels
         ? `<span class="tm-label" dir="auto" data-label="${p.unit}">${escapeHtml(label(c, p.unit, p.value))}</span>`
         : "";
-      return `${sep}<span class="tm-group"><span class="tm-digits" data-unit="${p.unit}">${p.text}</span>${lab}</span>`;
+      return `${sep}<span class="tm-group"${off}><span class="tm-digits" data-unit="${p.unit}">${p.text}</span>${lab}</span>`;
     })
     .join("");
   const image = c.endedImage
@@ -222,6 +228,11 @@ export function countdownMarkup(c: Countdown): string {
   );
 }
 
+/** How many leading units the look hides at these values (0 when it hides none). */
+export function hiddenLeading(c: Countdown, parts: ReadonlyArray<{ value: number }>): number {
+  return c.look.hide_leading_zero_units ? parts.length - withoutLeadingZeroUnits(parts).length : 0;
+}
+
 /** What the browser script reads from the page's JSON block. */
 export function scriptData(c: Countdown, mode: "page" | "embed"): Record<string, unknown> {
   return {
@@ -233,6 +244,7 @@ export function scriptData(c: Countdown, mode: "page" | "embed"): Record<string,
     seconds: c.units.map((u) => UNIT_SECONDS[u]),
     largest: c.look.largest_unit,
     pad: c.look.pad,
+    hideLeadingZeros: c.look.hide_leading_zero_units,
     pluralLocale: c.pluralLocale,
     forms: c.forms,
     endedText: c.endedText,

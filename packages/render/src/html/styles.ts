@@ -5,7 +5,7 @@
 import { formatParts, type Look, splitRemaining } from "@tminus/core";
 import { luminance } from "../colors";
 import type { Countdown } from "./countdown";
-import { webFontCss, webFontFamily } from "./web-fonts";
+import { EMOJI_FAMILY, webFontCss, webFontFamily } from "./web-fonts";
 
 // System fonts after the served one: what shows while it loads, or when a library
 // caller renders the page without a font URL.
@@ -57,12 +57,16 @@ function charEm(ch: string, font: Look["font"]): number {
 
 /**
  * How wide the countdown row is, in em of the digit size, at its widest: now (the digit
- * count only falls as time passes). Labels wrap under their digits when space is short,
+ * count only falls as time passes, and hidden leading zero units only grow in number). Labels wrap under their digits when space is short,
  * so they do not count.
  */
 export function rowWidthEm(c: Countdown): number {
   const parts = formatParts(
-    splitRemaining(c.total, { largestUnit: c.look.largest_unit, units: c.units }),
+    splitRemaining(c.total, {
+      largestUnit: c.look.largest_unit,
+      units: c.units,
+      hideLeadingZeroUnits: c.look.hide_leading_zero_units,
+    }),
     { pad: c.look.pad },
   );
   const sep =
@@ -97,8 +101,9 @@ export function stylesheet(c: Countdown, mode: "page" | "embed", fontsUrl: strin
   const panel = look.transparent ? "transparent" : "var(--tm-bg)";
   const border =
     look.panel === "rounded" ? "border:2px solid var(--tm-accent);border-radius:12px;" : "";
+  // Emoji right after the look font: the Twemoji pictures the images draw.
   const family = fontsUrl
-    ? `"${webFontFamily(look.font)}", ${FONT_STACKS[look.font]}`
+    ? `"${webFontFamily(look.font)}", "${EMOJI_FAMILY}", ${FONT_STACKS[look.font]}`
     : FONT_STACKS[look.font];
   // The digit size: the look's, or what fits the container's width (cqi: the page or
   // embed box, scrollbar excluded; vw where container units are unknown).

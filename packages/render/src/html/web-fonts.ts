@@ -2,8 +2,12 @@
 // images are drawn with, served by the package itself (never a font CDN). One
 // @font-face per subset and weight with its unicode-range, so a browser downloads
 // only the subsets the page's text uses (usually Latin, two files of about 24 KB).
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { Look } from "@tminus/core";
 import { allWebFontSubsets, readFontFile, type WebFontSubset, webFontSubsets } from "../fonts";
+
+const require = createRequire(import.meta.url);
 
 /** A font file as a route serves it. */
 export interface WebFontFile {
@@ -13,6 +17,20 @@ export interface WebFontFile {
 
 const WEIGHTS = [400, 700] as const;
 const FORMATS = ["woff2", "woff"] as const;
+
+/** The CSS family the pages draw emoji with: Twemoji, the pictures the images draw. */
+export const EMOJI_FAMILY = "tminus-emoji";
+
+// Twemoji as a colour (COLR) web font, from twemoji-colr-font (475 KB, one file): the
+// pages show the same emoji pictures as the images, whatever emoji the viewer's system
+// has, and a browser downloads it only for a page with a character in this range. ASCII
+// stays with the look font (keycaps' digits too).
+const EMOJI_VERSION = "15.0.3";
+const EMOJI_FILE = `twemoji-${EMOJI_VERSION}.woff2`;
+const EMOJI_RANGE =
+  "U+A9,U+AE,U+200D,U+203C,U+2049,U+20E3,U+2122,U+2139,U+2194-21AA,U+231A-23FF,U+24C2," +
+  "U+25AA-27BF,U+2934-2935,U+2B05-2B55,U+3030,U+303D,U+3297,U+3299,U+FE0F,U+1F000-1FAFF," +
+  "U+E0020-E007F";
 
 /** The CSS family name the pages give a look font. */
 export function webFontFamily(font: Look["font"]): string {
@@ -41,6 +59,10 @@ export function webFontCss(font: Look["font"], fontsUrl: string): string {
           `unicode-range:${s.unicodeRange}}`,
       ),
     )
+    .concat(
+      `@font-face{font-family:"${EMOJI_FAMILY}";font-style:normal;font-display:swap;` +
+        `src:url("${fontsUrl}${EMOJI_FILE}") format("woff2");unicode-range:${EMOJI_RANGE}}`,
+    )
     .join("\n");
 }
 
@@ -53,6 +75,11 @@ let files: Map<string, { s: WebFontSubset; weight: 400 | 700; format: "woff2" | 
  * the list of files that exist, so no path a client sends ever reaches the file system.
  */
 export function webFontFile(name: string): WebFontFile | null {
+  if (name === EMOJI_FILE)
+    return {
+      body: readFileSync(require.resolve("twemoji-colr-font/twemoji.woff2")),
+      contentType: "font/woff2",
+    };
   if (files === null) {
     files = new Map();
     for (const s of allWebFontSubsets())

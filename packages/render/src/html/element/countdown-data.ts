@@ -14,6 +14,8 @@ export interface ElementLook {
   units: TimeUnit[];
   largest_unit: "days" | "hours" | "minutes";
   pad: boolean;
+  /** Hide the largest units while they are zero; absent from older servers' answers. */
+  hide_leading_zero_units?: boolean;
   separator: string;
   show_labels: boolean;
   locale: string;

@@ -19,6 +19,7 @@ import {
   splitRemaining,
   type TimeUnit,
   unitLabel,
+  withoutLeadingZeroUnits,
 } from "@tminus/core/browser";
 import { type CountdownData, readCountdownData } from "./countdown-data";
 import { elementStyle } from "./element-style";
@@ -47,6 +48,9 @@ class TminusCountdown extends Base {
   private live: HTMLElement | null = null;
   private values: HTMLElement[] = [];
   private labels: HTMLElement[] = [];
+  /** Each unit's box, and the separator before it (none before the first). */
+  private boxes: HTMLElement[] = [];
+  private seps: Array<HTMLElement | null> = [];
   private shownUnits: TimeUnit[] = [];
   private reduced: MediaQueryList | null = null;
   private started = false;
@@ -117,9 +121,14 @@ class TminusCountdown extends Base {
     row.setAttribute("part", "digits");
     this.values = [];
     this.labels = [];
+    this.boxes = [];
+    this.seps = [];
     units.forEach((unit, i) => {
-      if (i > 0 && look.separator) row.append(el("span", "sep", look.separator));
+      const sep = i > 0 && look.separator ? el("span", "sep", look.separator) : null;
+      if (sep) row.append(sep);
+      this.seps.push(sep);
       const box = el("span", "unit");
+      this.boxes.push(box);
       box.dataset.unit = unit;
       const value = el("span", "value");
       box.append(value);
@@ -182,6 +191,16 @@ class TminusCountdown extends Base {
       parts.forEach((part, i) => {
         setText(this.values[i], part.text);
         setText(this.labels[i], unitLabel(part.unit, part.value, look.locale, look.labels));
+      });
+      // Leading zero units the look hides go, with the separator after them.
+      const first =
+        look.hide_leading_zero_units === true
+          ? parts.length - withoutLeadingZeroUnits(parts).length
+          : 0;
+      this.boxes.forEach((box, i) => {
+        box.hidden = i < first;
+        const sep = this.seps[i];
+        if (sep) sep.hidden = i <= first;
       });
     }
     setText(this.live, spokenRemaining(ended ? 0 : total, look, data.endedText));

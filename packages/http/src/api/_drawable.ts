@@ -1,0 +1,44 @@
+// Text images cannot draw is refused when a timer is created or changed, naming the field
+// and the character: images draw with the fonts and emoji that @tminus/render ships, and a
+// character none of them has would otherwise reach a recipient as a missing-glyph box. The
+// check is render's own (`lookDrawingProblem`), so the API refuses exactly what images
+// cannot draw. Without @tminus/render installed nothing is drawn at all (the public routes
+// answer 503), and nothing is checked.
+import type { TimerDefinition } from "@tminus/core";
+import { DocumentedError } from "../openapi/error-cases";
+import { loadRender, RenderMissingError } from "../public/render-module";
+
+/** A text of the look or the ended text with a character images cannot draw. */
+export const UNDRAWABLE_TEXT = new DocumentedError(
+  "validation_error",
+  (field: string, why: string) => ({ message: `${field}: ${why}`, details: { field } }),
+  {
+    example: [
+      "ended.text",
+      'U+E000 "\uE000" (character 11) cannot be drawn: no font and no emoji has it',
+    ],
+    name: "undrawable_character",
+  },
+);
+
+// Printable ASCII in an English look: every look font draws it, no need to ask render.
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/** Throws UNDRAWABLE_TEXT for the first text of the definition that images cannot draw. */
+export async function assertDrawable(
+  definition: Pick<TimerDefinition, "look" | "ended">,
+): Promise<void> {
+  const { look, ended } = definition;
+  const texts = [look.separator, ended.text, ...Object.values(look.labels)];
+  if ((look.locale === "en" || !look.show_labels) && texts.every((t) => PLAIN.test(t ?? "")))
+    return;
+  let render: Awaited<ReturnType<typeof loadRender>>;
+  try {
+    render = await loadRender();
+  } catch (error) {
+    if (error instanceof RenderMissingError) return;
+    throw error;
+  }
+  const problem = render.lookDrawingProblem(look, ended.text);
+  if (problem) throw UNDRAWABLE_TEXT.error(problem.field, problem.message);
+}
