@@ -9,6 +9,7 @@ import {
 } from "../openapi/error-cases";
 import { timerPath } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
+import { checkLookFont, LOOK_FONT_MISSING, LOOK_FONT_UNKNOWN } from "./_look-font";
 import {
   changeTimer,
   diffFields,
@@ -32,6 +33,8 @@ async function patchTimer(ctx: TimerRouteContext): Promise<RouteResult> {
   const body = await ctx.body();
   const patch = validateTimerPatch(before.type, body);
   if (!patch.ok) throw issueToError(patch.issues[0]!);
+  // A look sent is replaced whole: whatever font it names must be here and draw it.
+  if (patch.value.look) await checkLookFont(ctx, patch.value.look);
   const timer = await changeTimer(ctx, (current: TimerRecord) => {
     const { definition, clock } = timerData(current);
     const next = applyTimerPatch(definition, patch.value);
@@ -84,6 +87,8 @@ export const timerChangeRoutes = [
       headers: ["ETag"],
     },
     errors: [
+      LOOK_FONT_UNKNOWN,
+      LOOK_FONT_MISSING,
       MISSING_IF_MATCH,
       BAD_IF_MATCH,
       {

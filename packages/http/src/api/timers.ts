@@ -28,6 +28,7 @@ import { listQuery, oneOf, timerPath, toldAs } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
 import { duplicateRequestSchema } from "../schemas/responses";
 import { etagOf, newTimerData } from "../timer-view";
+import { checkLookFont, LOOK_FONT_MISSING, LOOK_FONT_UNKNOWN } from "./_look-font";
 import {
   actorOf,
   issueToError,
@@ -143,6 +144,7 @@ function parseCreate(json: unknown): CreateBody {
 async function createTimer(ctx: RouteContext<CreateBody>): Promise<RouteResult> {
   const key = idempotencyKeyOf(ctx, true)!;
   const { json, definition } = await ctx.body();
+  await checkLookFont(ctx, definition.look);
   return createMetered(
     ctx,
     definition,
@@ -266,6 +268,8 @@ export const timerRoutes = [
       headers: ["ETag", "Location", "Idempotent-Replayed"],
     },
     errors: [
+      LOOK_FONT_UNKNOWN,
+      LOOK_FONT_MISSING,
       MISSING_IDEMPOTENCY_KEY,
       { code: "missing_field" },
       {
