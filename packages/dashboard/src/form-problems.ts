@@ -62,6 +62,8 @@ const API_FIELDS: Readonly<Record<string, FieldId>> = {
   "ended.text": "ended_text",
   "ended.image_url": "ended_image_url",
   "ended.redirect_url": "ended_redirect_url",
+  "look.font_asset_id": "font",
+  "look.labels": "locale",
 };
 
 /** The builder's field (id and label) an API field path belongs to; null when none shows it. */

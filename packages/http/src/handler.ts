@@ -193,6 +193,10 @@ export function createDispatch(
     config,
     invokeRoute: pipeline.invokeRoute,
     renderImage: (kind, input) => publicRoutes.render(kind, input),
+    lookFont: async (scope, look, text) => {
+      const font = await publicRoutes.lookFont(scope, look, text);
+      return font && { id: font.id, data: font.data };
+    },
     onError,
     services: getServices,
   };

@@ -155,14 +155,14 @@ describe("uploads: POST, GET and DELETE /assets", () => {
       const res = await upload(key, kind, data);
       const error = expectError(res, 400, "validation_error");
       expect(error.message, `${kind} ${reason}`).toMatch(message);
-      expect(error.details.field).toBe(field);
-      if (reason) expect(error.details.reason).toBe(reason);
+      expect(error.details?.field).toBe(field);
+      if (reason) expect(error.details?.reason).toBe(reason);
     }
     const missing = await s.call("POST", "/api/v1/assets", {
       key,
       body: { kind: "font", name: "x" },
     });
-    expect(expectError(missing, 400, "missing_field").details.field).toBe("data");
+    expect(expectError(missing, 400, "missing_field").details?.field).toBe("data");
     expect(await listed(key)).toEqual([]);
   });
 
@@ -214,7 +214,7 @@ describe("a look drawn with an uploaded font", () => {
     const unknown = "01969e7c-8d7e-7a43-9c57-1f1f0e3e4b2a";
     for (const id of [unknown, image.json.data.id]) {
       const error = expectError(await create(key, { font_asset_id: id }), 400, "validation_error");
-      expect(error.details.field).toBe("look.font_asset_id");
+      expect(error.details?.field).toBe("look.font_asset_id");
     }
     const russian = expectError(
       await create(key, { font_asset_id: font.json.data.id, locale: "ru" }),
@@ -291,7 +291,7 @@ describe("a look drawn with an uploaded font", () => {
         body: { look: { font_asset_id: font.id } },
         headers: { "if-match": renamed.json.data.revision },
       });
-      expect(expectError(again, 400, "validation_error").details.field).toBe("look.font_asset_id");
+      expect(expectError(again, 400, "validation_error").details?.field).toBe("look.font_asset_id");
     } finally {
       s.setNow(null);
     }

@@ -218,7 +218,7 @@ export const assetRoutes = [
       example: {
         kind: "font",
         name: "Brand Sans.ttf",
-        data: "AAEAAAASAQAABAAgR0RFRrRCsIIAAjWsAAACYkdQT1O...",
+        data: "AAEAAAASAQAABAAgR0RFRrRCsIIAAjWs",
       },
       maxBytes: uploadBodyBytes,
     },

@@ -440,6 +440,8 @@ export function createPublicRoutes(deps: {
     },
     /** Draws an image on the same threads (the dashboard's unpublished previews). */
     render: (kind: "gif" | "png", input: ImageInput) => renderer.render(kind, input),
+    /** The uploaded font a look not saved yet names, cut down (the dashboard's previews). */
+    lookFont: uploadedFonts.forLook,
   });
 }
 

@@ -2,8 +2,8 @@
 // the timer draws (digits, separator, labels, ended text, name), made once per timer revision
 // and kept. A font deleted since is no font: the look's built-in font draws instead.
 import { createHash } from "node:crypto";
-import { timerData } from "@tminus/core";
-import type { Store, TimerRecord } from "@tminus/store";
+import { type Look, timerData } from "@tminus/core";
+import type { Environment, Store, TimerRecord } from "@tminus/store";
 import type { ReadCache } from "../guards/read-cache";
 import { loadRender } from "./render-module";
 
@@ -24,6 +24,15 @@ export interface TimerFont {
 export interface UploadedFonts {
   /** The timer's font, or null: its look names none, or the font is gone. */
   forTimer(timer: TimerRecord): Promise<TimerFont | null>;
+  /**
+   * The font `look` names, cut down to what it draws with `endedText` and `name` (a look not
+   * saved yet: the dashboard's preview), or null: none, or not a font of that environment.
+   */
+  forLook(
+    scope: { account_id: string; environment: Environment },
+    look: Look,
+    text: { endedText?: string; name?: string },
+  ): Promise<TimerFont | null>;
   readonly size: number;
 }
 
@@ -31,18 +40,21 @@ export interface UploadedFonts {
 export function createUploadedFonts(store: Store, cache: ReadCache, max = 256): UploadedFonts {
   const made = new Map<string, Promise<TimerFont | null>>();
 
-  async function make(timer: TimerRecord, id: string): Promise<TimerFont | null> {
-    const data = await store.getAssetData(timer.account_id, timer.environment, id);
+  async function make(
+    scope: { account_id: string; environment: Environment },
+    id: string,
+    look: Look,
+    text: { endedText?: string; name?: string },
+  ): Promise<TimerFont | null> {
+    const data = await store.getAssetData(scope.account_id, scope.environment, id);
     if (!data) return null;
     const render = await loadRender();
     const file = render.inspectFont(data);
-    const { definition } = timerData(timer);
-    const look = definition.look;
-    const text = render.lookFontText(look, {
-      endedText: definition.ended?.text,
-      more: timer.name + (look.cta?.label ?? ""),
+    const chars = render.lookFontText(look, {
+      endedText: text.endedText,
+      more: (text.name ?? "") + (look.cta?.label ?? ""),
     });
-    const subset = await render.subsetFont(file.sfnt, text);
+    const subset = await render.subsetFont(file.sfnt, chars);
     return {
       id,
       data: subset,
@@ -52,26 +64,44 @@ export function createUploadedFonts(store: Store, cache: ReadCache, max = 256): 
     };
   }
 
+  /** `key`'s font, made once; a failure is not kept, so the next request tries again. */
+  function once(key: string, build: () => Promise<TimerFont | null>): Promise<TimerFont | null> {
+    let font = made.get(key);
+    if (!font) {
+      font = build();
+      // A full map starts over, as the read cache does: refilling is one read each.
+      if (made.size >= max) made.clear();
+      made.set(key, font);
+      font.catch(() => {
+        if (made.get(key) === font) made.delete(key);
+      });
+    }
+    return font;
+  }
+
+  /** The font's description, or null: deleted, or not a font (asked on every request). */
+  async function present(scope: { account_id: string; environment: Environment }, id: string) {
+    const asset = await cache.findAsset(scope.account_id, scope.environment, id);
+    return asset?.kind === "font";
+  }
+
   return {
     async forTimer(timer) {
-      const id = timerData(timer).definition.look.font_asset_id ?? null;
-      if (id === null) return null;
-      // Asked on every request: a deleted font is seen from the next turn on, on every process.
-      const asset = await cache.findAsset(timer.account_id, timer.environment, id);
-      if (asset?.kind !== "font") return null;
-      const key = `${timer.id}|${timer.revision}|${id}`;
-      let font = made.get(key);
-      if (!font) {
-        font = make(timer, id);
-        // A full map starts over, as the read cache does: refilling is one read each.
-        if (made.size >= max) made.clear();
-        made.set(key, font);
-        // A failure is not kept: the next request tries again.
-        font.catch(() => {
-          if (made.get(key) === font) made.delete(key);
-        });
-      }
-      return font;
+      const { definition } = timerData(timer);
+      const id = definition.look.font_asset_id ?? null;
+      // A deleted font is seen from the next turn on, on every process.
+      if (id === null || !(await present(timer, id))) return null;
+      return once(`${timer.id}|${timer.revision}|${id}`, () =>
+        make(timer, id, definition.look, { endedText: definition.ended?.text, name: timer.name }),
+      );
+    },
+    async forLook(scope, look, text) {
+      const id = look.font_asset_id ?? null;
+      if (id === null || !(await present(scope, id))) return null;
+      const key = createHash("sha256")
+        .update(JSON.stringify([scope.account_id, scope.environment, id, look, text]))
+        .digest("hex");
+      return once(key, () => make(scope, id, look, text));
     },
     get size() {
       return made.size;

@@ -42,7 +42,7 @@ export const assetCreateSchema = z
       .meta({
         description:
           "The file's bytes in standard base64. Checked by reading the file, never by its name: fonts by parsing their tables, images by decoding every pixel.",
-        examples: ["AAEAAAASAQAABAAgR0RFRrRCsIIAAjWsAAACYkdQT1O..."],
+        examples: ["AAEAAAASAQAABAAgR0RFRrRCsIIAAjWs"],
       }),
   })
   .meta({ description: "An upload: a font or an image, its bytes in base64." });
