@@ -10,6 +10,8 @@ import {
   inspectFont,
   lookFontProblem,
   lookFontText,
+  renderEmbed,
+  renderHostedPage,
   renderPng,
   subsetFont,
 } from "../src/index";
@@ -207,5 +209,43 @@ describe("images drawn with an uploaded font", () => {
         font: { id: ID, data: WOFF.subarray(0, 100) },
       }),
     ).rejects.toMatchObject({ code: "validation_error", field: "font.data" });
+  });
+});
+
+describe("pages with an uploaded font", () => {
+  const base = {
+    name: "Sale",
+    look: { font_asset_id: ID },
+    status: { remaining: { total_seconds: 90_000 }, state: "running" as const, target_at: null },
+    now: Date.UTC(2026, 10, 1),
+  };
+  const url = "https://countdown.example.com/t/abc/font?v=0123456789abcdef";
+  /** The em count the digit size is divided by, from the stylesheet's fit rule. */
+  const fitEm = (page: string) => Number(/\/ ([\d.]+)\)\)/.exec(page)?.[1]);
+
+  it("load the font from its URL in front of the look's font, and size the row by its width", () => {
+    const page = renderHostedPage({ ...base, uploadedFont: { url, widestEm: 1 } });
+    expect(page).toContain(`@font-face{font-family:"tminus-upload-${ID}";`);
+    expect(page).toContain(`src:url("${url}")`);
+    expect(page).toContain(`font-family:"tminus-upload-${ID}", Inter`);
+    const plain = renderHostedPage(base);
+    expect(plain).not.toContain("tminus-upload-");
+    // Digits a full em wide need a wider row than Inter's 0.7 em: smaller digits on a phone.
+    expect(fitEm(page)).toBeGreaterThan(fitEm(plain) * 1.3);
+    expect(renderEmbed({ ...base, uploadedFont: { url, widestEm: 1 } })).toContain(
+      `font-family:"tminus-upload-${ID}"`,
+    );
+  });
+
+  it("ignore the font for a look that names none, and refuse a width that is no width", () => {
+    expect(
+      renderHostedPage({ ...base, look: {}, uploadedFont: { url, widestEm: 1 } }),
+    ).not.toContain("tminus-upload-");
+    expect(() => renderHostedPage({ ...base, uploadedFont: { url, widestEm: 0 } })).toThrow(
+      /uploadedFont.widestEm/,
+    );
+    expect(() =>
+      renderHostedPage({ ...base, uploadedFont: { url: "javascript:alert(1)", widestEm: 1 } }),
+    ).toThrow(/uploadedFont.url/);
   });
 });
