@@ -16,7 +16,7 @@ import {
   subsetFont,
 } from "../src/index";
 import { unpackWoff } from "../src/uploads/woff";
-import { compare, decodeGif, samePixels } from "./helpers";
+import { compare, decodeGif, problemOf, samePixels } from "./helpers";
 
 // Press Start 2P (SIL OFL 1.1, fixtures/press-start-2p-OFL.txt): a pixel font, unlike any
 // built-in one, so a picture drawn with it cannot be mistaken for Inter.
@@ -25,16 +25,6 @@ const WOFF = new Uint8Array(
 );
 const TTF = new Uint8Array(unpackWoff(WOFF));
 const ID = "01969e7c-8d7e-7a43-9c57-1f1f0e3e4b2a";
-
-function problemOf(run: () => unknown): FileProblem {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof FileProblem) return error;
-    throw error;
-  }
-  throw new Error("no problem found");
-}
 
 describe("reading an uploaded font", () => {
   it("reads TTF and WOFF by their bytes, with the family the font names", () => {

@@ -5,16 +5,7 @@ import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import { FileProblem, IMAGE_UPLOAD_LIMITS, readImage, renderPng } from "../src/index";
-
-function problemOf(run: () => unknown): FileProblem {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof FileProblem) return error;
-    throw error;
-  }
-  throw new Error("no problem found");
-}
+import { problemOf } from "./helpers";
 
 /** An RGBA gradient, so every pixel is checked against what was encoded. */
 function gradient(width: number, height: number): Uint8Array {
