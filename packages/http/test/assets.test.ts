@@ -2,6 +2,7 @@
 // with one clear error and nothing stored, and a look drawn with its uploaded font in images and
 // pages until the font is deleted.
 import { readFileSync } from "node:fs";
+import { crc32, deflateSync } from "node:zlib";
 import { readImage, subsetFont } from "@tminus/render";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFontFile } from "../../render/src/fonts";
@@ -46,6 +47,30 @@ function imageBomb(): Buffer {
   png.writeUInt32BE(100_000, 16);
   png.writeUInt32BE(100_000, 20);
   return png;
+}
+
+/** A PNG of one grey, written here: its rows deflate to almost nothing. */
+function flatPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const out = Buffer.alloc(8 + data.length + 4);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
+  const rows = Buffer.alloc((width + 1) * height, 200);
+  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0; // filter: none
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(rows, { level: 9 })),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** A 2 x 1 PNG. */
@@ -164,6 +189,14 @@ describe("uploads: POST, GET and DELETE /assets", () => {
     });
     expect(expectError(missing, 400, "missing_field").details?.field).toBe("data");
     expect(await listed(key)).toEqual([]);
+  });
+
+  it("decodes a large image off the event loop and takes it", async () => {
+    const key = await s.key("production", "large-image");
+    // 4,096 x 4,096 pixels, the most a side may have: 16.7 million decoded, a small file.
+    const res = await upload(key, "image", flatPng(4096, 4096));
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.data).toMatchObject({ format: "png", width: 4096, height: 4096 });
   });
 
   it("keeps at most assets.max_files per environment", async () => {

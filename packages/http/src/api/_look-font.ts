@@ -3,7 +3,7 @@
 // timer is created or its look is replaced, so an image never has to fall back unannounced.
 import type { Look } from "@tminus/core";
 import { DocumentedError } from "../openapi/error-cases";
-import { loadRender } from "../public/render-module";
+import { loadRender, RenderMissingError } from "../public/render-module";
 import type { RouteContext } from "./context";
 
 /** The look's font_asset_id names no font of this environment. */
@@ -33,7 +33,10 @@ export const LOOK_FONT_MISSING = new DocumentedError(
   },
 );
 
-/** Refuses `look` when its `font_asset_id` is not a font here, or cannot draw the look. */
+/**
+ * Refuses `look` when its `font_asset_id` is not a font here, or (with `@tminus/render`
+ * installed) cannot draw the look's separator and labels.
+ */
 export async function checkLookFont(ctx: RouteContext, look: Look | undefined): Promise<void> {
   const id = look?.font_asset_id ?? null;
   if (!look || id === null) return;
@@ -44,7 +47,14 @@ export async function checkLookFont(ctx: RouteContext, look: Look | undefined): 
   const data =
     asset?.kind === "font" ? await store.getAssetData(account_id, environment, id) : null;
   if (!data) throw LOOK_FONT_UNKNOWN.error(id, environment);
-  const render = await loadRender();
+  let render: Awaited<ReturnType<typeof loadRender>>;
+  try {
+    render = await loadRender();
+  } catch (error) {
+    // Without the renderer nothing is drawn at all (the public routes answer 503): no glyphs to check.
+    if (error instanceof RenderMissingError) return;
+    throw error;
+  }
   const problem = render.lookFontProblem(render.inspectFont(data), look);
   if (problem) throw LOOK_FONT_MISSING.error(problem.field, problem.message, problem.missing);
 }

@@ -13,6 +13,7 @@ import { ASSET_NAME_MAX, type assetCreateSchema, assetKindFilter } from "../sche
 import { ASSET_ID, listQuery } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
 import { BodyTooLargeError } from "../transport/exchange";
+import { checkImageOffThread } from "./_image-check";
 import { newestFirstPage, scopeOf, webhookNotFound } from "./_webhook-common";
 import type { RouteContext, RouteResult } from "./context";
 import { defineRoute } from "./define";
@@ -108,16 +109,20 @@ export function assetView(asset: AssetRecord) {
 /** What reading the file found: its format and what it says of itself. */
 type Described = Pick<AssetRecord, "format" | "width" | "height" | "font_family">;
 
-/** Reads the file as `kind`; a FileProblem becomes the one error that names it. */
+/**
+ * Reads the file as `kind`; a FileProblem becomes the one error that names it. A font's tables
+ * are read here (a cmap and a few headers: fast); an image is decoded on a thread of its own.
+ */
 async function describeFile(kind: AssetKind, bytes: Uint8Array): Promise<Described> {
   const render = await loadRender();
-  try {
-    if (kind === "font") {
-      const font = render.inspectFont(bytes);
-      return { format: font.format, width: null, height: null, font_family: font.family };
-    }
-    const image = render.readImage(bytes);
+  if (kind === "image") {
+    const image = await checkImageOffThread(bytes);
+    if (!image.ok) throw FILE_UNUSABLE.error(image);
     return { format: image.format, width: image.width, height: image.height, font_family: null };
+  }
+  try {
+    const font = render.inspectFont(bytes);
+    return { format: font.format, width: null, height: null, font_family: font.family };
   } catch (error) {
     if (error instanceof render.FileProblem) throw FILE_UNUSABLE.error(error);
     throw error;

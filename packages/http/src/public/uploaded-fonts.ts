@@ -79,7 +79,7 @@ export function createUploadedFonts(store: Store, cache: ReadCache, max = 256): 
     return font;
   }
 
-  /** The font's description, or null: deleted, or not a font (asked on every request). */
+  /** Whether the id is a font of the environment still (asked on every request, from memory). */
   async function present(scope: { account_id: string; environment: Environment }, id: string) {
     const asset = await cache.findAsset(scope.account_id, scope.environment, id);
     return asset?.kind === "font";
