@@ -182,6 +182,7 @@ export function createDispatch(
       return [
         { cache: "api_keys", entries: read.keys },
         { cache: "timers", entries: read.timers },
+        { cache: "assets", entries: read.assets },
         { cache: "rate_limit_buckets", entries: limiter.size },
         ...publicRoutes.caches(),
       ];
