@@ -33,7 +33,7 @@ async function uploadForm(
   const body = new FormData();
   if (csrf !== null) body.set("_csrf", csrf);
   body.set("kind", kind);
-  if (file) body.set("file", new Blob([file.data], { type: file.type }), file.name);
+  if (file) body.set("file", new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
   const res = await fetch(`${s.url}/dashboard/production/assets`, {
     method: "POST",
     headers: {
