@@ -12,6 +12,8 @@ export const SCOPES = [
   "request_log:read",
   "webhooks:read",
   "webhooks:write",
+  "assets:read",
+  "assets:write",
 ] as const;
 
 /** One scope name, or `*` for all. */

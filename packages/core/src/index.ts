@@ -4,7 +4,12 @@
 // Everything the browser entry has (the countdown math and its formatting), then the rest.
 export * from "./browser";
 export { escapeHtml } from "./html/escape";
-export { type ImageInput, type ImageInputOptions, imageInputOf } from "./image/input";
+export {
+  type ImageInput,
+  type ImageInputOptions,
+  imageInputOf,
+  type UploadedFont,
+} from "./image/input";
 export { IMAGE_SIZE, snapHeight, snapWidth } from "./image/size";
 // Recipient-URL signing and recurrence expansion have their own public surfaces.
 export * from "./personalize/index";

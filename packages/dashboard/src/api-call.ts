@@ -6,7 +6,14 @@ import type { Account, ApiKeyRecord, DashboardUser, Environment } from "@tminus/
 /** The scopes of each dashboard role: members work with timers and usage, owners with all. */
 export const ROLE_SCOPES: Record<DashboardUser["role"], string[]> = {
   owner: ["*"],
-  member: ["timers:read", "timers:write", "usage:read", "request_log:read"],
+  member: [
+    "timers:read",
+    "timers:write",
+    "usage:read",
+    "request_log:read",
+    "assets:read",
+    "assets:write",
+  ],
 };
 
 /**

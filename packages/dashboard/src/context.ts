@@ -12,6 +12,12 @@ export interface DashboardPlace {
   baseUrl: string;
 }
 
+/** A file sent with a multipart form: its name on the sender's disk and its bytes. */
+export interface UploadedFile {
+  name: string;
+  data: Uint8Array;
+}
+
 /** A signed-in request, as every page handler receives it. */
 export interface PageContext {
   req: ApiRequest;
@@ -27,8 +33,10 @@ export interface PageContext {
   /** Members, keys, sessions, looks: what the API has no operation for (see admin.ts). */
   admin: DashboardAdmin;
   auth: AuthContext;
-  /** The submitted form of a POST (urlencoded), empty for GET. */
+  /** The submitted form of a POST (urlencoded or multipart), empty for GET. */
   form: URLSearchParams;
+  /** The files of a multipart POST, by field name (the upload form's). */
+  files: ReadonlyMap<string, UploadedFile>;
   /** Calls an /api/v1 operation as this user in this environment. */
   api(call: ApiCall): Promise<RouteResult>;
   /** A dashboard path in this environment, e.g. `envPath("/timers")`. */

@@ -3,15 +3,17 @@ import {
   ApiError,
   type ApiRequest,
   type ApiResponse,
+  assetsConfig,
   BodyTooLargeError,
   dashboardConfig,
   IncompleteBodyError,
+  type TminusConfig,
 } from "@tminus/http";
 import type { Environment } from "@tminus/store";
 import { createDashboardAdmin } from "./admin";
 import { createApiCaller, dashboardAuth } from "./api-call";
 import { DASHBOARD_JS } from "./client";
-import type { DashboardPlace, PageContext } from "./context";
+import type { DashboardPlace, PageContext, UploadedFile } from "./context";
 import { readCookie, SESSION_COOKIE } from "./cookies";
 import { CSRF_FIELD, CSRF_HEADER, csrfAllowed, csrfTokenFor } from "./csrf";
 import type { DashboardDeps } from "./deps";
@@ -19,6 +21,7 @@ import { FAVICON } from "./favicon";
 import { FLASH_COOKIE, flashOf } from "./flash";
 import { html } from "./html";
 import { page, plainResponse } from "./layout";
+import { assetRoutes } from "./pages/assets";
 import { authRoutes } from "./pages/auth";
 import { keyRoutes } from "./pages/keys";
 import { memberRoutes } from "./pages/members";
@@ -40,6 +43,7 @@ const PAGES: readonly PageRoute[] = [
   ...usageRoutes,
   ...webhookRoutes,
   ...memberRoutes,
+  ...assetRoutes,
 ];
 
 const ENVIRONMENTS = new Set<string>(["production", "sandbox"]);
@@ -54,6 +58,7 @@ export function createDashboard(host: MountHost): Mount {
   const deps: DashboardDeps = {
     config: host.config,
     renderImage: host.renderImage,
+    lookFont: host.lookFont,
     onError: host.onError,
     admin: createDashboardAdmin(host),
   };
@@ -120,7 +125,9 @@ export function createDashboard(host: MountHost): Mount {
       if (read) return redirect(`${place.path}/sign-in`);
       return forbidden(place, "Your session has ended. Sign in again.");
     }
-    const form = read ? req.query : await readForm(req, deps.config.max_body_bytes);
+    const { form, files } = read
+      ? { form: req.query, files: new Map<string, UploadedFile>() }
+      : await readForm(req, deps.config);
     if (!read) {
       const sent = form.get(CSRF_FIELD) ?? req.header(CSRF_HEADER);
       if (!csrfAllowed(req, cookie, sent, origins)) {
@@ -151,6 +158,7 @@ export function createDashboard(host: MountHost): Mount {
       admin: deps.admin,
       auth,
       form,
+      files,
       api: (c) => call({ req, auth, now, baseUrl: place.baseUrl }, c),
       envPath: (path = "") => `${place.path}/${environment}${path}`,
       flash: flashOf(
@@ -227,8 +235,42 @@ function allowedOrigins(req: ApiRequest, place: DashboardPlace): string[] {
   return [new URL(place.baseUrl).origin, req.origin];
 }
 
-async function readForm(req: ApiRequest, maxBytes: number): Promise<URLSearchParams> {
+/**
+ * The posted form: urlencoded (every form), JSON (the script's), or multipart with files (the
+ * upload form, up to the largest file uploads take, plus room for the other fields).
+ */
+async function readForm(
+  req: ApiRequest,
+  config: TminusConfig,
+): Promise<{ form: URLSearchParams; files: Map<string, UploadedFile> }> {
   const type = req.header("content-type") ?? "";
+  const files = new Map<string, UploadedFile>();
+  if (/^multipart\/form-data;/i.test(type) && req.bytes) {
+    const { max_font_bytes, max_image_bytes } = assetsConfig(config);
+    const body = await req.bytes(Math.max(max_font_bytes, max_image_bytes) + 64 * 1024);
+    const form = new URLSearchParams();
+    try {
+      // The platform's own multipart parser (undici), over the bytes as they came.
+      const parsed = await new Response(body as Uint8Array<ArrayBuffer>, {
+        headers: { "content-type": type },
+      }).formData();
+      for (const [name, value] of parsed) {
+        if (typeof value === "string") form.append(name, value);
+        else files.set(name, { name: value.name, data: new Uint8Array(await value.arrayBuffer()) });
+      }
+    } catch {
+      // Not a multipart body: an empty form, which the CSRF check refuses.
+    }
+    return { form, files };
+  }
+  return { form: await readTextForm(req, type, config.max_body_bytes), files };
+}
+
+async function readTextForm(
+  req: ApiRequest,
+  type: string,
+  maxBytes: number,
+): Promise<URLSearchParams> {
   const text = await req.text(maxBytes);
   if (type.startsWith("application/json")) {
     const out = new URLSearchParams();

@@ -98,6 +98,8 @@ const API_FIELDS: Readonly<Record<string, FieldId>> = {
   "ended.click_url": "ended_click_url",
   "look.click_url": "click_url",
   "look.not_started_click_url": "not_started_click_url",
+  "look.font_asset_id": "font",
+  "look.labels": "locale",
 };
 
 // API words a message may still hold after its field is named, in the form's words.

@@ -3,6 +3,7 @@ import {
   emptyClock,
   imageInputOf,
   type TimerDefinition,
+  type UploadedFont,
   type ViewerContext,
   validateTimerCreate,
 } from "@tminus/core";
@@ -27,6 +28,20 @@ export function sampleViewer(definition: TimerDefinition, now: number): ViewerCo
       : { deadline_at: now + SAMPLE_DEADLINE_MS };
   }
   return undefined;
+}
+
+/** The uploaded font a timer's look names, for its preview or thumbnail; null: none. */
+export function lookFontOf(
+  ctx: PageContext,
+  deps: DashboardDeps,
+  definition: TimerDefinition,
+): Promise<UploadedFont | null> {
+  if (!definition.look.font_asset_id) return Promise.resolve(null);
+  return deps.lookFont(
+    { account_id: ctx.account.id, environment: ctx.environment },
+    definition.look,
+    { endedText: definition.ended?.text, name: definition.name },
+  );
 }
 
 /** The width and height a PNG declares in its header. */
@@ -68,13 +83,13 @@ export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promi
     { definition, clock: emptyClock(), viewer: sampleViewer(definition, ctx.now) },
     ctx.now,
   );
+  // "Show the ended look": what viewers see after the end, drawn at zero.
+  const input = imageInputOf(definition, status, { width: 600, showEnded: values.preview_ended });
+  const font = await lookFontOf(ctx, deps, definition);
+  if (font) input.font = font;
   let bytes: Uint8Array;
   try {
-    bytes = await deps.renderImage(
-      "png",
-      // "Show the ended look": what viewers see after the end, drawn at zero.
-      imageInputOf(definition, status, { width: 600, showEnded: values.preview_ended }),
-    );
+    bytes = await deps.renderImage("png", input);
   } catch (error) {
     // A text images cannot draw (a character no font and no emoji has): the renderer names
     // the field and the character, and the form says it in its own words, as on save.

@@ -294,12 +294,22 @@ function colorsOf(v: TimerFormValues): Record<string, string> {
   return stale ? {} : picked;
 }
 
+/** The font field's value of an uploaded font: this, then the asset's id. */
+export const UPLOADED_FONT = "asset:";
+
+/** The font field as the look's `font` and `font_asset_id` (an upload draws over Sans). */
+function fontOf(value: string): Record<string, unknown> {
+  return value.startsWith(UPLOADED_FONT)
+    ? { font: "sans", font_asset_id: value.slice(UPLOADED_FONT.length) }
+    : { font: value };
+}
+
 /** The look of the builder's fields, as the API's `look` object. */
 function lookOf(v: TimerFormValues): Record<string, unknown> {
   return {
     theme: v.theme,
     ...colorsOf(v),
-    font: v.font,
+    ...fontOf(v.font),
     font_size: num(v.font_size),
     units: TIME_UNITS.filter((u) => v.units.includes(u)),
     show_labels: v.show_labels,
@@ -394,7 +404,7 @@ export function lookFormValues(look: Look): Partial<TimerFormValues> {
     background_color: look.background_color,
     text_color: look.text_color,
     accent_color: look.accent_color,
-    font: look.font,
+    font: look.font_asset_id ? `${UPLOADED_FONT}${look.font_asset_id}` : look.font,
     font_size: String(look.font_size),
     units: [...look.units],
     show_labels: look.show_labels,

@@ -136,13 +136,18 @@ describe.skipIf(!chromiumAvailable)("the share panel, in headless Chromium", () 
     expect(dark).toContain("variant=dark&amp;width=300&amp;scale=2");
 
     // The live image beside it loads, drawn at 600 px for 2x.
-    const live = page.locator("#share-snippets img.live").first();
-    await live.scrollIntoViewIfNeeded();
+    // The copy click took the focus from the alt field: its change event may swap the snippets
+    // in once more, so the image is looked up afresh rather than held.
     await page.waitForFunction(() => {
       const img = document.querySelector<HTMLImageElement>("#share-snippets img.live");
+      img?.scrollIntoView({ block: "nearest" });
       return !!img && img.complete && img.naturalWidth > 0;
     });
-    expect(await live.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(600);
+    expect(
+      await page.evaluate(
+        () => document.querySelector<HTMLImageElement>("#share-snippets img.live")?.naturalWidth,
+      ),
+    ).toBe(600);
 
     // "Send yourself a preview" opens a sample recipient's image in a new tab, counted as a
     // preview: no viewer is made for it.

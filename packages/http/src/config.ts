@@ -101,6 +101,18 @@ export interface TminusConfig {
   analytics: AnalyticsConfig;
   /** Bounds of the in-memory caches, in entries. */
   caches: CachesConfig;
+  /** Uploaded fonts and images. */
+  assets: AssetsConfig;
+}
+
+/** Limits of uploads (POST /assets), per account and environment. */
+export interface AssetsConfig {
+  /** Files (fonts and images together) one account may keep in one environment. */
+  max_files: number;
+  /** Bytes of one font file; at most 2 MiB. */
+  max_font_bytes: number;
+  /** Bytes of one image file; at most 8 MiB. */
+  max_image_bytes: number;
 }
 
 /** Input shape of the config: every field optional, plans merged field by field. */
@@ -117,6 +129,7 @@ export interface TminusConfigInput {
   dashboard?: Partial<DashboardConfig>;
   analytics?: Partial<AnalyticsConfig>;
   caches?: Partial<CachesConfig>;
+  assets?: Partial<AssetsConfig>;
 }
 
 /** The defaults of decisions.md. */
@@ -160,6 +173,7 @@ export const DEFAULT_CONFIG: TminusConfig = {
     viewer_events: 50_000,
     analytics_viewers: 100_000,
   },
+  assets: { max_files: 50, max_font_bytes: 2 * 1024 * 1024, max_image_bytes: 2 * 1024 * 1024 },
 };
 
 const LIMIT_FIELDS = ["requests_per_minute", "new_timers_per_cycle", "max_keys"] as const;
@@ -176,6 +190,7 @@ const TOP_FIELDS = new Set([
   "dashboard",
   "analytics",
   "caches",
+  "assets",
   "$schema",
 ]);
 
@@ -289,7 +304,32 @@ export function resolveConfig(input: TminusConfigInput | TminusConfig = {}): Tmi
     dashboard: dashboardSection(input.dashboard),
     analytics: analyticsSection(input.analytics),
     caches: cachesSection(input.caches),
+    assets: assetsSection(input.assets),
   };
+}
+
+const ASSET_BOUNDS: Record<keyof AssetsConfig, [number, number]> = {
+  max_files: [0, 10_000],
+  max_font_bytes: [1, 2 * 1024 * 1024],
+  max_image_bytes: [1, 8 * 1024 * 1024],
+};
+
+function assetsSection(input: unknown): AssetsConfig {
+  const out: AssetsConfig = { ...DEFAULT_CONFIG.assets };
+  for (const [k, v] of sectionFields(input, "config.assets")) {
+    const bounds = ASSET_BOUNDS[k as keyof AssetsConfig];
+    if (!bounds) throw new ConfigError(`config.assets.${k} is not a known setting`);
+    out[k as keyof AssetsConfig] = intBetween(v, `config.assets.${k}`, bounds[0], bounds[1]);
+  }
+  return out;
+}
+
+/**
+ * The upload limits of a config. A caller may hand the handler an already-resolved config built
+ * before uploads existed; the defaults then apply.
+ */
+export function assetsConfig(config: TminusConfig): AssetsConfig {
+  return config.assets ?? DEFAULT_CONFIG.assets;
 }
 
 function cachesSection(input: unknown): CachesConfig {

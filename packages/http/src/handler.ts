@@ -182,6 +182,7 @@ export function createDispatch(
       return [
         { cache: "api_keys", entries: read.keys },
         { cache: "timers", entries: read.timers },
+        { cache: "assets", entries: read.assets },
         { cache: "rate_limit_buckets", entries: limiter.size },
         ...publicRoutes.caches(),
       ];
@@ -193,6 +194,10 @@ export function createDispatch(
     config,
     invokeRoute: pipeline.invokeRoute,
     renderImage: (kind, input) => publicRoutes.render(kind, input),
+    lookFont: async (scope, look, text) => {
+      const font = await publicRoutes.lookFont(scope, look, text);
+      return font && { id: font.id, data: font.data };
+    },
     onError,
     services: getServices,
   };

@@ -21,6 +21,8 @@ export { type Admin, type AdminOptions, createAdmin } from "./admin";
 export type { RouteResult, Services } from "./api/context";
 export {
   type AnalyticsConfig,
+  type AssetsConfig,
+  assetsConfig,
   type CachesConfig,
   ConfigError,
   type DashboardConfig,

@@ -213,11 +213,13 @@ describe("metrics labels under distinct inputs", () => {
         "analytics_pending",
         "analytics_viewers_written",
         "api_keys",
+        "assets",
         "first_views",
         "images",
         "rate_limit_buckets",
         "stills",
         "timers",
+        "uploaded_fonts",
         "viewer_events",
       ]
         .map((c) => `tminus_cache_entries{cache="${c}"}`)

@@ -57,6 +57,8 @@ const MINIMAL: Record<string, { bodies: unknown[] } | "no body"> = {
   createWebhookRule: { bodies: [{ destination_id: ID, events: ["timer.ended"] }] },
   deleteWebhookRule: "no body",
   replayWebhookDelivery: "no body",
+  createAsset: { bodies: [{ kind: "font", name: "Brand.ttf", data: "AAEAAA==" }] },
+  deleteAsset: "no body",
 };
 
 const routeOf = (operationId: string): AnyApiRoute => {

@@ -5,6 +5,7 @@ import { formatParts, type Look, splitRemaining, type TimeUnit, unitLabel } from
 import { stripBidiControls } from "./_bidi";
 import { lookDrawingProblem } from "./drawable";
 import { RenderError } from "./errors";
+import type { FontFile } from "./uploads/font-file";
 
 /** One shown unit of a counting frame. */
 export interface PartText {
@@ -41,8 +42,12 @@ export interface LookText {
  * refused (RenderError naming the field and the character): nothing is replaced or
  * dropped. Hosted pages use the same words with the browser's fonts.
  */
-export function lookText(look: Look, rawEndedText: string): LookText {
-  const problem = lookDrawingProblem(look, rawEndedText);
+export function lookText(
+  look: Look,
+  rawEndedText: string,
+  uploadedFont?: FontFile | null,
+): LookText {
+  const problem = lookDrawingProblem(look, rawEndedText, uploadedFont);
   if (problem)
     throw new RenderError(
       "validation_error",

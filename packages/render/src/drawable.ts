@@ -18,6 +18,8 @@ import { stripBidiControls } from "./_bidi";
 import { resolveLookOption } from "./_look";
 import { isDrawableEmoji } from "./emoji";
 import { type FontCoverage, fontCoverage } from "./fonts";
+import type { FontFile } from "./uploads/font-file";
+import { withUploadedCoverage } from "./uploads/font-stack";
 
 /** A character that cannot be drawn, and where it is. */
 export interface UndrawableCharacter {
@@ -108,15 +110,18 @@ export function describeUndrawable(character: UndrawableCharacter): string {
  * The first text of a look (and its ended text) that images cannot draw: the separator,
  * each own label word, the locale's label words while labels show, then the ended text.
  * Null when all of it can be drawn. The API and the dashboard refuse a look with a problem;
- * the image functions throw it as a RenderError.
+ * the image functions throw it as a RenderError. With `uploadedFont` (the look's upload), a
+ * character it has is drawable too: it stands in front of the built-in font.
  * @example lookDrawingProblem({ labels: { days: "días 🔥" } }, "🎅 Sale over! 🎁") // null
  */
 export function lookDrawingProblem(
   lookInput: Look | LookInput | undefined,
   endedText?: string,
+  uploadedFont?: FontFile | null,
 ): DrawingProblem | null {
   const { look } = resolveLookOption(lookInput);
-  const fonts = fontCoverage(look.font, look.locale);
+  const builtin = fontCoverage(look.font, look.locale);
+  const fonts = uploadedFont ? withUploadedCoverage(uploadedFont, builtin) : builtin;
   const check = (field: string, text: string): DrawingProblem | null => {
     const character = firstUndrawable(text, fonts);
     return character ? { field, message: describeUndrawable(character), character } : null;

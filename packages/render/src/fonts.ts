@@ -18,9 +18,9 @@
 // right-to-left runs itself (docs/render.md says how this was checked).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { inflateSync } from "node:zlib";
 import type { Look } from "@tminus/core";
 import { type CodePointRanges, inRanges, woffCodePoints } from "./cmap";
+import { unpackWoff } from "./uploads/woff";
 
 /** A font as satori takes it. */
 export interface FontFace {
@@ -387,46 +387,9 @@ function parseUnicodeRange(text: string): Array<[number, number]> {
 }
 
 /**
- * A WOFF 1.0 file as the TrueType/OpenType file it wraps: the same tables,
- * zlib-inflated where they were compressed, each at a 4-byte boundary.
+ * A WOFF 1.0 file as the TrueType/OpenType file it wraps: the same tables, zlib-inflated
+ * where they were compressed (uploads/woff.ts, which checks every size first).
  */
 export function woffToSfnt(woff: Buffer): Buffer {
-  if (woff.readUInt32BE(0) !== 0x774f4646) throw new Error("not a WOFF file");
-  const flavor = woff.readUInt32BE(4);
-  const numTables = woff.readUInt16BE(12);
-  const tables: Array<{ tag: number; checksum: number; data: Buffer }> = [];
-  for (let i = 0; i < numTables; i++) {
-    const at = 44 + i * 20;
-    const offset = woff.readUInt32BE(at + 4);
-    const compLength = woff.readUInt32BE(at + 8);
-    const origLength = woff.readUInt32BE(at + 12);
-    const raw = woff.subarray(offset, offset + compLength);
-    tables.push({
-      tag: woff.readUInt32BE(at),
-      checksum: woff.readUInt32BE(at + 16),
-      data: compLength < origLength ? inflateSync(raw) : raw,
-    });
-  }
-  let size = 12 + 16 * numTables;
-  for (const t of tables) size += (t.data.length + 3) & ~3;
-  const out = Buffer.alloc(size);
-  let entrySelector = 0;
-  while (1 << (entrySelector + 1) <= numTables) entrySelector++;
-  const searchRange = (1 << entrySelector) * 16;
-  out.writeUInt32BE(flavor, 0);
-  out.writeUInt16BE(numTables, 4);
-  out.writeUInt16BE(searchRange, 6);
-  out.writeUInt16BE(entrySelector, 8);
-  out.writeUInt16BE(numTables * 16 - searchRange, 10);
-  let offset = 12 + 16 * numTables;
-  tables.forEach((t, i) => {
-    const at = 12 + i * 16;
-    out.writeUInt32BE(t.tag, at);
-    out.writeUInt32BE(t.checksum, at + 4);
-    out.writeUInt32BE(offset, at + 8);
-    out.writeUInt32BE(t.data.length, at + 12);
-    t.data.copy(out, offset);
-    offset += (t.data.length + 3) & ~3;
-  });
-  return out;
+  return unpackWoff(woff);
 }

@@ -15,6 +15,9 @@ import { type Layout, placeCells, planLayout, type RowPlan } from "./gif/layout"
 import { frameElement, type PlacedCell, sceneSpec } from "./gif/scene";
 import { IMAGE_LIMITS, type ImageInput, type ResolvedInput, resolveInput } from "./options";
 import { encodePng } from "./png";
+import { FileProblem } from "./uploads/file-problem";
+import { type FontFile, inspectFont } from "./uploads/font-file";
+import { withUploadedFont } from "./uploads/font-stack";
 
 /** Decoded pixels: RGBA, 4 bytes per pixel, row by row. */
 export interface RgbaImage {
@@ -113,12 +116,15 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
   let atlasBuilds = 0;
 
   function textOf(input: ResolvedInput): { text: LookText; fonts: FontStack } {
-    const key = `${input.lookKey}\u0000${input.endedText}`;
+    const key = `${input.lookKey}\u0000${input.endedText}${input.font ? "\u0000upload" : ""}`;
     let found = texts.get(key);
     if (!found) {
       const { font, locale } = input.look;
-      const text = lookText(input.look, input.endedText);
-      found = { text, fonts: fontStack(font, drawnText(text), locale) };
+      // Read once per look: the same upload arrives with every image of it.
+      const upload = input.font ? readUploadedFont(input.font.data) : null;
+      const text = lookText(input.look, input.endedText, upload);
+      const stack = fontStack(font, drawnText(text), locale);
+      found = { text, fonts: upload ? withUploadedFont(stack, input.font!.id, upload) : stack };
       texts.set(key, found);
     }
     return found;
@@ -137,6 +143,7 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
       input.scale,
       input.variant,
       digitPx,
+      input.font ? "upload" : "",
     ].join("\u0000");
     let atlas = atlases.get(key);
     if (!atlas) {
@@ -368,6 +375,16 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
       releaseScratch();
     },
   };
+}
+
+/** An uploaded font as the caller passed it; a file that does not read is the caller's error. */
+function readUploadedFont(data: Uint8Array): FontFile {
+  try {
+    return inspectFont(data);
+  } catch (error) {
+    if (error instanceof FileProblem) throw invalid("font.data", `is not usable: ${error.message}`);
+    throw error;
+  }
 }
 
 function budget(value: number | undefined, fallback: number, name: string): number {

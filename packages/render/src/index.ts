@@ -14,7 +14,7 @@ export {
   undrawableCharacter,
 } from "./drawable";
 export { RenderError, type RenderErrorCode } from "./errors";
-export type { CountdownPageInput, PageStatus, PageUrls } from "./html/countdown";
+export type { CountdownPageInput, PageFont, PageStatus, PageUrls } from "./html/countdown";
 export { type EmbedScriptOptions, renderEmbedScript } from "./html/embed-script";
 export { escapeHtml } from "./html/escape";
 export { countdownCsp, renderEmbed, renderHostedPage } from "./html/page";
@@ -55,3 +55,14 @@ export {
   sampleCpu,
   type ThreadChoice,
 } from "./threads";
+export { FileProblem, type FileProblemReason } from "./uploads/file-problem";
+export { DIGITS, type FontFile, type FontFormat, inspectFont } from "./uploads/font-file";
+export { uploadedFamily } from "./uploads/font-stack";
+export {
+  IMAGE_UPLOAD_LIMITS,
+  type ImageFile,
+  type ImageFormat as UploadedImageFormat,
+  readImage,
+} from "./uploads/image-file";
+export { type LookFontProblem, lookFontProblem, lookFontText } from "./uploads/look-font";
+export { subsetFont } from "./uploads/subset";

@@ -8,6 +8,7 @@ import {
   type Look,
   snapHeight,
   snapWidth,
+  type UploadedFont,
 } from "@tminus/core";
 import { resolveLookOption } from "./_look";
 import type { Variant } from "./colors";
@@ -45,6 +46,8 @@ export interface ResolvedInput {
   height: number;
   scale: 1 | 2;
   variant: Variant;
+  /** The uploaded font the look names, or null: the built-in font draws. */
+  font: UploadedFont | null;
 }
 
 /** Checks every option and fills the defaults; throws RenderError naming the bad field. */
@@ -73,7 +76,9 @@ export function resolveInput(input: ImageInput): ResolvedInput {
   if (scale !== 1 && scale !== 2) throw invalid("scale", "must be 1 or 2");
   const variant = input.variant ?? "light";
   if (variant !== "light" && variant !== "dark") throw invalid("variant", "must be light or dark");
+  const font = uploadedFont(input.font, look);
   return {
+    font,
     look,
     lookKey: key,
     endedText,
@@ -85,6 +90,16 @@ export function resolveInput(input: ImageInput): ResolvedInput {
     scale,
     variant,
   };
+}
+
+/** The uploaded font, checked against the look that names it. */
+function uploadedFont(font: ImageInput["font"], look: Look): UploadedFont | null {
+  if (font === undefined) return null;
+  if (typeof font !== "object" || font === null || !(font.data instanceof Uint8Array))
+    throw invalid("font", "must be { id, data } with data a Uint8Array");
+  if (look.font_asset_id === null || font.id !== look.font_asset_id)
+    throw invalid("font.id", "must be the look's font_asset_id");
+  return font;
 }
 
 /** Room for the digits and, when shown, the labels: 160 px for the default 48 px font. */

@@ -2,6 +2,7 @@
 // (a real decoder, not ours), node:zlib plus a few lines for palette PNGs.
 import { inflateSync } from "node:zlib";
 import omggif, { type GifFrameInfo } from "omggif";
+import { FileProblem } from "../src/uploads/file-problem";
 
 /** RGBA pixels of a whole image. */
 export interface Picture {
@@ -234,4 +235,15 @@ export function glyphId(font: Uint8Array, cp: number): number {
     }
   }
   return best;
+}
+
+/** The FileProblem `run` throws (an upload refused); fails when it throws nothing or else. */
+export function problemOf(run: () => unknown): FileProblem {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof FileProblem) return error;
+    throw error;
+  }
+  throw new Error("no problem found");
 }

@@ -141,6 +141,9 @@ function fillEveryTable(path: string) {
         return `{"x-b":"2","content-type":"application/json"}`;
       case "textlist":
         return JSON.stringify(["timer.created", `é ${n}`]);
+      case "bytes":
+        // Every byte value, NUL and high bytes included, and a different length per row.
+        return Buffer.from(Array.from({ length: 256 + n }, (_, i) => (i * 7 + n) % 256));
     }
     throw new Error(type);
   };

@@ -35,6 +35,11 @@ const SQLITE: [number, string, string][] = [
     "render analytics by request source",
     "e1b8cf9926ced6d90fb964e184ddb97d58b5e66956df9d262061e2e22c3e9d3e",
   ],
+  [
+    13,
+    "uploaded fonts and images",
+    "325540eecaf3558b609b37a06ca5477c9e491c9143a35ddf9cf5c0c438956e9d",
+  ],
 ];
 
 const POSTGRES: [number, string, string][] = [
@@ -58,6 +63,11 @@ const POSTGRES: [number, string, string][] = [
     9,
     "render analytics by request source",
     "d63113f969d0e7e2a418ae100a3307545055d3d4884ae8f381eebf268d9f4bd0",
+  ],
+  [
+    10,
+    "uploaded fonts and images",
+    "5a7120482f8faa82096f066de7a72428745f360105e94e266a532a7772d9f680",
   ],
 ];
 

@@ -4,6 +4,7 @@ import type { SuiteContext } from "./suite/_fixtures";
 import { accountTests } from "./suite/accounts";
 import { analyticsTests } from "./suite/analytics";
 import { apiKeyTests } from "./suite/api-keys";
+import { assetTests } from "./suite/assets";
 import { changeTimerTests } from "./suite/change-timer";
 import { concurrencyTests } from "./suite/concurrency";
 import { createTimerTests } from "./suite/create-timer";
@@ -60,6 +61,7 @@ export function runStoreSuite(name: string, factory: StoreFactory): void {
     viewerTests(ctx);
     analyticsTests(ctx);
     lookTests(ctx);
+    assetTests(ctx);
     viewerEventTests(ctx);
     housekeepingTests(ctx);
     webhookTests(ctx);

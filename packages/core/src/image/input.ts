@@ -5,6 +5,17 @@ import type { Look, LookInput } from "../schema/look";
 import type { TimerDefinition } from "../schema/timer";
 import type { TimerStatusResult } from "../status/types";
 
+/** An uploaded font as the renderer takes it: the one a look's `font_asset_id` names. */
+export interface UploadedFont {
+  /** The asset's id: must equal the look's `font_asset_id`. */
+  id: string;
+  /**
+   * The font file, TrueType or OpenType (a WOFF unpacked): best cut down to what the look
+   * draws first (render's `subsetFont` and `lookFontText`), since it travels with every image.
+   */
+  data: Uint8Array;
+}
+
 /** What an email image shows and how big it is (the renderer's input). */
 export interface ImageInput {
   /** Whole seconds left at the moment of the request (`status.remaining.total_seconds`); 0 is ended. */
@@ -15,6 +26,11 @@ export interface ImageInput {
   look?: Look | LookInput;
   /** What shows after the end: the timer's `ended` (images draw its `text`). */
   ended?: { text?: string };
+  /**
+   * The uploaded font the look's `font_asset_id` names. Without it such a look draws with its
+   * built-in `font`, as when the font was deleted.
+   */
+  font?: UploadedFont;
   /** Animated GIF only: 1..60 frames of one second. Default 60. */
   frames?: number;
   /** Width in CSS pixels, 100..1200, drawn at the nearest multiple of 20 (`snapWidth`). Default 600. */

@@ -66,7 +66,22 @@ const lookShape = {
       "Colour that GIF edges are blended against when transparent (GIF has no partial " +
       "transparency); defaults to background_color.",
   }),
-  font: z.enum(["sans", "mono", "serif"]),
+  font: z.enum(["sans", "mono", "serif"]).meta({
+    description:
+      "Built-in font family. With font_asset_id it draws only what the uploaded font lacks, " +
+      "and shows on pages while the uploaded font loads.",
+  }),
+  font_asset_id: z
+    .uuid()
+    .overwrite((id) => id.toLowerCase())
+    .nullable()
+    .meta({
+      description:
+        "An uploaded font (POST /assets with kind font) that draws the digits, separator and " +
+        "labels in images and pages. It must draw 0-9, the separator and every label of the " +
+        "look's locale. null: the built-in font. A font deleted later is drawn as null.",
+      examples: ["01969e7c-8d7e-7a43-9c57-1f1f0e3e4b2a"],
+    }),
   font_size: z.int().min(8).max(200).meta({ description: "Digit height in CSS pixels." }),
   units: z
     .array(z.enum(TIME_UNITS))
@@ -201,6 +216,7 @@ export function resolveLook(input: z.output<typeof lookInputSchema>): Look {
     accent_color: input.accent_color ?? palette.accent_color,
     matte_color: input.matte_color ?? background,
     font: input.font ?? "sans",
+    font_asset_id: input.font_asset_id ?? null,
     font_size: input.font_size ?? 48,
     units: units ?? TIME_UNITS.filter((unit) => unitRank(unit) >= unitRank(largest)),
     largest_unit: largest,
@@ -249,7 +265,8 @@ export function currentLook(look: Look): Look {
     look.brand_color !== undefined &&
     look.cta !== undefined &&
     look.click_url !== undefined &&
-    look.not_started_click_url !== undefined
+    look.not_started_click_url !== undefined &&
+    look.font_asset_id !== undefined
   )
     return look;
   return {
@@ -259,6 +276,7 @@ export function currentLook(look: Look): Look {
     cta: look.cta ?? null,
     click_url: look.click_url ?? null,
     not_started_click_url: look.not_started_click_url ?? null,
+    font_asset_id: look.font_asset_id ?? null,
   };
 }
 

@@ -3,7 +3,7 @@ import type { PageContext } from "../context";
 import { ENDED_TEXT_MAX, FALLBACK_EMPTY, type FieldProblem, NAME_MAX } from "../form-problems";
 import { html, type SafeHtml } from "../html";
 import { csrfField } from "../layout";
-import { THEME_PALETTES, type TimerFormValues, WEEKDAYS } from "../timer-form";
+import { THEME_PALETTES, type TimerFormValues, UPLOADED_FONT, WEEKDAYS } from "../timer-form";
 
 const TYPES = [
   ["fixed", "Fixed deadline", "Counts down to one date and time."],
@@ -20,6 +20,31 @@ function options(current: string, list: readonly (readonly [string, string])[]):
     ([value, label]) =>
       html`<option value="${value}"${selected(value === current)}>${label}</option>`,
   );
+}
+
+/** An uploaded font the builder offers: its id and the name people know it by. */
+export interface UploadedFontChoice {
+  id: string;
+  label: string;
+}
+
+/**
+ * The font list: the built-in families, then the environment's uploads (value `asset:<id>`).
+ * A look whose upload was deleted keeps it, said to be drawn in the built-in font.
+ */
+function fontChoices(
+  current: string,
+  fonts: readonly UploadedFontChoice[],
+): Array<readonly [string, string]> {
+  const list: Array<readonly [string, string]> = [
+    ["sans", "Sans serif"],
+    ["serif", "Serif"],
+    ["mono", "Monospace"],
+    ...fonts.map((f) => [`${UPLOADED_FONT}${f.id}`, `${f.label} (uploaded)`] as const),
+  ];
+  if (current.startsWith(UPLOADED_FONT) && !list.some(([value]) => value === current))
+    list.push([current, "Deleted upload (shows as Sans serif)"]);
+  return list;
 }
 
 /** A problem's note, right after its field, and the attributes that tie the field to it. */
@@ -100,6 +125,8 @@ export function builderForm(
     problems?: readonly FieldProblem[];
     /** A new timer's zone is the browser's until the person picks one (set by the script). */
     zoneFromBrowser?: boolean;
+    /** The environment's uploaded fonts, offered after the built-in ones. */
+    fonts?: readonly UploadedFontChoice[];
   },
 ): SafeHtml {
   const v = input.values;
@@ -193,11 +220,7 @@ ${colour("text_color", "Digits", v.text_color.toLowerCase(), byId.get("text_colo
 ${colour("accent_color", "Accent", v.accent_color.toLowerCase(), byId.get("accent_color"))}</div>
 <div class="row"><div><label for="font">Font</label><select id="font" name="font">${options(
     v.font,
-    [
-      ["sans", "Sans serif"],
-      ["serif", "Serif"],
-      ["mono", "Monospace"],
-    ],
+    fontChoices(v.font, input.fonts ?? []),
   )}</select></div>
 ${field("font_size", "Digit size (px)", v.font_size, { type: "number", attrs: html` min="8" max="200"` })}
 <div><label for="panel">Layout</label><select id="panel" name="panel">${options(v.panel, [

@@ -12,7 +12,7 @@ import type { PageContext } from "../context";
 import type { DashboardDeps } from "../deps";
 import { html, type SafeHtml } from "../html";
 import { csrfField, page } from "../layout";
-import { pngSize, sampleViewer } from "../preview";
+import { lookFontOf, pngSize, sampleViewer } from "../preview";
 import { htmlResponse, jsonResponse } from "../responses";
 import { defaultAlt, shareOptionsOf } from "../share-options";
 import { personalOf, shareSnippets } from "../snippets";
@@ -223,10 +223,10 @@ export async function thumbnail(
 ): Promise<ApiResponse> {
   const at = await timerNow(ctx, id);
   if (!at) return jsonResponse(404, { message: "No such timer." });
-  const bytes = await deps.renderImage(
-    "png",
-    imageInputOf(at.definition, at.status, { width: THUMBNAIL_WIDTH }),
-  );
+  const input = imageInputOf(at.definition, at.status, { width: THUMBNAIL_WIDTH });
+  const font = await lookFontOf(ctx, deps, at.definition);
+  if (font) input.font = font;
+  const bytes = await deps.renderImage("png", input);
   return {
     status: 200,
     headers: { "content-type": "image/png", "cache-control": "private, no-store" },

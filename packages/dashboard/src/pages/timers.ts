@@ -23,7 +23,8 @@ import {
 } from "../timer-form";
 import { typeName } from "../words";
 import { inZone, zoneTime } from "../zone-time";
-import { builderForm } from "./builder-form";
+import { fontLabel, listAssets } from "./assets";
+import { builderForm, type UploadedFontChoice } from "./builder-form";
 import { lookPicker } from "./look-picker";
 import { noticeOf, type PageRoute } from "./route";
 import { sharePanel } from "./share-panel";
@@ -82,6 +83,11 @@ interface Refused {
   status: number;
 }
 
+/** The environment's uploaded fonts for the builder's font list. */
+async function fontChoices(ctx: PageContext): Promise<UploadedFontChoice[]> {
+  return (await listAssets(ctx, "font")).map((f) => ({ id: f.id, label: fontLabel(f) }));
+}
+
 async function builderPage(ctx: PageContext, refused?: Refused) {
   const preset = refused ? null : lookPreset(ctx.req.query.get("look"));
   const saved = refused ? [] : await savedLooks(ctx);
@@ -102,6 +108,7 @@ async function builderPage(ctx: PageContext, refused?: Refused) {
       idempotencyKey: ctx.form.get("idempotency_key") ?? randomUUID(),
       problems: refused?.problems,
       zoneFromBrowser: !refused,
+      fonts: await fontChoices(ctx),
     },
   )}`;
   return htmlResponse(
@@ -229,6 +236,7 @@ ${sharing}${await timerRulesSection(ctx, id)}
     revision,
     typeFixed: true,
     problems: refused?.problems,
+    fonts: await fontChoices(ctx),
   })}`;
   return htmlResponse(
     refused?.status ?? 200,

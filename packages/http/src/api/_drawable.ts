@@ -24,9 +24,13 @@ export const UNDRAWABLE_TEXT = new DocumentedError(
 // Printable ASCII in an English look: every look font draws it, no need to ask render.
 const PLAIN = /^[\x20-\x7e]*$/;
 
-/** Throws UNDRAWABLE_TEXT for the first text of the definition that images cannot draw. */
+/**
+ * Throws UNDRAWABLE_TEXT for the first text of the definition that images cannot draw;
+ * `uploadedFont`: the bytes of the look's uploaded font, which draws in front of the built-in one.
+ */
 export async function assertDrawable(
   definition: Pick<TimerDefinition, "look" | "ended">,
+  uploadedFont: Uint8Array | null = null,
 ): Promise<void> {
   const { look, ended } = definition;
   const texts = [look.separator, ended.text, ...Object.values(look.labels)];
@@ -39,6 +43,7 @@ export async function assertDrawable(
     if (error instanceof RenderMissingError) return;
     throw error;
   }
-  const problem = render.lookDrawingProblem(look, ended.text);
+  const upload = uploadedFont ? render.inspectFont(uploadedFont) : null;
+  const problem = render.lookDrawingProblem(look, ended.text, upload);
   if (problem) throw UNDRAWABLE_TEXT.error(problem.field, problem.message);
 }

@@ -1,5 +1,6 @@
 import type { Scope } from "@tminus/admin";
 import type { z } from "zod";
+import type { TminusConfig } from "../config";
 import type { ErrorCase } from "../openapi/error-cases";
 import type { HeaderName, ParameterName } from "../openapi/parameters";
 import type { TagName } from "../openapi/tags";
@@ -21,6 +22,8 @@ export interface BodySpec<B, S extends z.ZodType = z.ZodType> {
    * the first issue to `missing_field` or `validation_error` naming the field.
    */
   parse?: (json: unknown) => B;
+  /** The largest body this operation reads, when not `max_body_bytes` (an upload's file). */
+  maxBytes?: (config: TminusConfig) => number;
 }
 
 /** The success response of an operation. */

@@ -1,4 +1,5 @@
 import { analyticsRoutes } from "./analytics";
+import { assetRoutes } from "./assets";
 import type { AnyApiRoute } from "./define";
 import { requestLogRoutes } from "./request-log";
 import { timerActionRoutes } from "./timer-actions";
@@ -27,6 +28,7 @@ export const apiRoutes: readonly AnyApiRoute[] = [
   ...analyticsRoutes,
   ...timezoneRoutes,
   ...webhookDestinationRoutes,
+  ...assetRoutes,
   ...webhookRuleRoutes,
   ...webhookDeliveryRoutes,
 ];

@@ -10,6 +10,7 @@ import {
 import { timerPath } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
 import { assertDrawable, UNDRAWABLE_TEXT } from "./_drawable";
+import { checkLookFont, LOOK_FONT_MISSING, LOOK_FONT_UNKNOWN, lookFontBytes } from "./_look-font";
 import {
   changeTimer,
   diffFields,
@@ -33,9 +34,14 @@ async function patchTimer(ctx: TimerRouteContext): Promise<RouteResult> {
   const body = await ctx.body();
   const patch = validateTimerPatch(before.type, body);
   if (!patch.ok) throw issueToError(patch.issues[0]!);
-  // The texts as they would be after the change (a patch replaces look and ended whole).
+  // The texts as they would be after the change (a patch replaces look and ended whole). A
+  // look sent is replaced whole: whatever font it names must be here and draw it; an unchanged
+  // look keeps drawing with its font, or the built-in one once that was deleted.
   const after = applyTimerPatch(timerData(before).definition, patch.value);
-  if (after.ok) await assertDrawable(after.value);
+  const font = patch.value.look
+    ? await checkLookFont(ctx, patch.value.look)
+    : await lookFontBytes(ctx, after.ok ? after.value.look : undefined);
+  if (after.ok) await assertDrawable(after.value, font);
   const timer = await changeTimer(ctx, (current: TimerRecord) => {
     const { definition, clock } = timerData(current);
     const next = applyTimerPatch(definition, patch.value);
@@ -88,6 +94,8 @@ export const timerChangeRoutes = [
       headers: ["ETag"],
     },
     errors: [
+      LOOK_FONT_UNKNOWN,
+      LOOK_FONT_MISSING,
       MISSING_IF_MATCH,
       BAD_IF_MATCH,
       {

@@ -29,6 +29,7 @@ import { requestSchemas, responseSchemas } from "../schemas/registry";
 import { duplicateRequestSchema } from "../schemas/responses";
 import { etagOf, newTimerData } from "../timer-view";
 import { assertDrawable, UNDRAWABLE_TEXT } from "./_drawable";
+import { checkLookFont, LOOK_FONT_MISSING, LOOK_FONT_UNKNOWN } from "./_look-font";
 import {
   actorOf,
   issueToError,
@@ -144,7 +145,7 @@ function parseCreate(json: unknown): CreateBody {
 async function createTimer(ctx: RouteContext<CreateBody>): Promise<RouteResult> {
   const key = idempotencyKeyOf(ctx, true)!;
   const { json, definition } = await ctx.body();
-  await assertDrawable(definition);
+  await assertDrawable(definition, await checkLookFont(ctx, definition.look));
   return createMetered(
     ctx,
     definition,
@@ -268,6 +269,8 @@ export const timerRoutes = [
       headers: ["ETag", "Location", "Idempotent-Replayed"],
     },
     errors: [
+      LOOK_FONT_UNKNOWN,
+      LOOK_FONT_MISSING,
       MISSING_IDEMPOTENCY_KEY,
       { code: "missing_field" },
       {

@@ -1,6 +1,7 @@
 import type {
   Account,
   ApiKeyRecord,
+  AssetRecord,
   Environment,
   Store,
   StoreGenerations,
@@ -24,10 +25,12 @@ export interface ReadCache {
   getTimer(account_id: string, environment: Environment, id: string): Promise<TimerRecord | null>;
   /** `store.findTimerById` (public routes), cached. */
   findTimerById(id: string): Promise<TimerRecord | null>;
+  /** `store.getAsset` (public routes: a look's uploaded font), cached until one is deleted. */
+  findAsset(account_id: string, environment: Environment, id: string): Promise<AssetRecord | null>;
   /** After this process changed a timer: the cache holds the row as written (or forgets it). */
   timerChanged(timer: TimerRecord, deleted: boolean): void;
   /** Entries held now, for the metrics. */
-  sizes(): { keys: number; timers: number };
+  sizes(): { keys: number; timers: number; assets: number };
 }
 
 /** Sizes of the caches (entries). */
@@ -50,6 +53,8 @@ export function createReadCache(store: Store, options: ReadCacheOptions = {}): R
   const maxTimers = options.maxTimers ?? 10_000;
   const keys = new Map<string, FoundKey>();
   const timers = new Map<string, TimerRecord>();
+  // Files never change, only go: their descriptions stay until any file is deleted.
+  const assets = new Map<string, AssetRecord>();
   let known: StoreGenerations | null = null;
   let turn: Promise<void> | null = null;
 
@@ -59,6 +64,7 @@ export function createReadCache(store: Store, options: ReadCacheOptions = {}): R
     turn = store.readGenerations().then((now) => {
       if (!known || now.auth !== known.auth) keys.clear();
       if (!known || now.timers !== known.timers) timers.clear();
+      if (!known || now.assets !== known.assets) assets.clear();
       known = now;
     });
     const done = turn;
@@ -105,7 +111,17 @@ export function createReadCache(store: Store, options: ReadCacheOptions = {}): R
       return timer;
     },
     findTimerById: loadTimer,
-    sizes: () => ({ keys: keys.size, timers: timers.size }),
+    async findAsset(account_id, environment, id) {
+      await fresh();
+      const key = `${account_id}|${environment}|${id}`;
+      const hit = assets.get(key);
+      if (hit) return hit;
+      const generation = known;
+      const row = await store.getAsset(account_id, environment, id);
+      if (row && known === generation) remember(assets, maxTimers, key, row);
+      return row;
+    },
+    sizes: () => ({ keys: keys.size, timers: timers.size, assets: assets.size }),
     timerChanged(timer, deleted) {
       if (deleted) timers.delete(timer.id);
       else if (timers.has(timer.id)) timers.set(timer.id, timer);

@@ -196,3 +196,5 @@ function webhookIdErrors(name: string, resource: string) {
 export const DESTINATION_ID_ERRORS = webhookIdErrors("destination_id", "webhook destination");
 export const RULE_ID_ERRORS = webhookIdErrors("rule_id", "webhook rule");
 export const DELIVERY_ID_ERRORS = webhookIdErrors("delivery_id", "webhook delivery");
+/** The path parameter `asset_id` of the upload routes: not a UUID, unknown. */
+export const ASSET_ID_ERRORS = webhookIdErrors("asset_id", "uploaded file");

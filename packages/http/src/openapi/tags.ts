@@ -9,6 +9,8 @@ export const TAGS = {
     "Public views (email images, hosted pages, embeds) per hour or day: counts, unique viewers, email clients.",
   Webhooks:
     "Destinations, rules on timers and the deliveries of signed timer events (see the webhooks section for the events themselves).",
+  Assets:
+    "Uploaded fonts and images of the key's environment: a look draws with an uploaded font through `font_asset_id`.",
   Health:
     "Liveness and readiness probes for load balancers and orchestrators, at the service's root (outside /api/v1). No key.",
 } as const;

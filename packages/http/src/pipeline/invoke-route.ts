@@ -150,7 +150,8 @@ export function createRoutePipeline(parts: PipelineParts): {
       services,
       body: () => {
         if (!route.body) throw new Error(`${route.operationId} declares no body`);
-        return readRouteBody(route.body, call.req, config.max_body_bytes);
+        const limit = route.body.maxBytes?.(config) ?? config.max_body_bytes;
+        return readRouteBody(route.body, call.req, limit);
       },
     };
   }

@@ -1,5 +1,6 @@
+import type { Look, UploadedFont } from "@tminus/core";
 import type { ImageInput } from "@tminus/render";
-import type { Store } from "@tminus/store";
+import type { Environment, Store } from "@tminus/store";
 import type { Services } from "../api/context";
 import type { TminusConfig } from "../config";
 import type { AuthContext } from "../guards/auth";
@@ -53,6 +54,16 @@ export interface MountHost {
   invokeRoute: InvokeRoute;
   /** Draws an image with the public routes' renderer (threads, queue). */
   renderImage(kind: "png", input: ImageInput): Promise<Uint8Array>;
+  /**
+   * The uploaded font `look.font_asset_id` names in an account's environment, cut down to what
+   * the look draws with `endedText` and `name`, for `ImageInput.font`; null when the look names
+   * none or the font is not there (the look then draws with its built-in font).
+   */
+  lookFont(
+    scope: { account_id: string; environment: Environment },
+    look: Look,
+    text: { endedText?: string; name?: string },
+  ): Promise<UploadedFont | null>;
   /** Receives unexpected faults, as the handler's `onError`. */
   onError(error: unknown, requestId: string): void;
   /** The services the API's routes run with (store, config, cursors, read cache). */

@@ -30,6 +30,7 @@ import { unfilledMergeTagParam } from "./merge-tags";
 import { loadRender } from "./render-module";
 import { requestSource } from "./request-source";
 import { createStillImages, DEGRADED_HEADER } from "./still-images";
+import { createUploadedFonts, type TimerFont } from "./uploaded-fonts";
 import { FONTS_PREFIX } from "./urls";
 import { createViewCounter, viewerIdentity } from "./view-counter";
 import {
@@ -49,8 +50,9 @@ const FONT_CACHE_CONTROL = "public, max-age=31536000, immutable";
 const SHARE_IMAGE_WIDTH = 1200;
 const UNAVAILABLE_TEXT = "This countdown is not available";
 
-type Kind = "page" | "embed" | "gif" | "png" | "go" | "json";
+type Kind = "page" | "embed" | "gif" | "png" | "go" | "json" | "font";
 const KINDS: Record<string, Kind> = {
+  "/font": "font",
   "": "page",
   "/embed": "embed",
   "/countdown.gif": "gif",
@@ -87,6 +89,7 @@ export function createPublicRoutes(deps: {
     bounds.viewer_events,
   );
   const renderer = createImageRenderer(deps.config.render);
+  const uploadedFonts = createUploadedFonts(deps.store, deps.cache);
   // The pool full: a still of the exact time, never a 503. The loop too slow: pages give way.
   const stills = createStillImages({
     cacheBytes: deps.config.render.still_cache_mb * 1024 * 1024,
@@ -111,6 +114,7 @@ export function createPublicRoutes(deps: {
 
   async function notShown(kind: Kind, status: number): Promise<ApiResponse> {
     if (kind === "json") return countdownJsonNotAvailable(status);
+    if (kind === "font") return notFound();
     if (kind === "gif" || kind === "png") {
       let images: { gif: Uint8Array; png: Uint8Array } | null = null;
       try {
@@ -167,11 +171,14 @@ export function createPublicRoutes(deps: {
     const { definition } = timerData(timer);
     const running = status.state === "running";
     const remaining = status.remaining.total_seconds;
+    // Looks without an upload (nearly all) wait for nothing more.
+    const font = definition.look.font_asset_id ? await uploadedFonts.forTimer(timer) : null;
     // Everything the picture depends on, and nothing else: equal keys are equal images.
     const key = [
       kind,
       timer.id,
       timer.revision,
+      font?.version ?? "",
       options.scale,
       options.variant,
       options.width,
@@ -185,6 +192,7 @@ export function createPublicRoutes(deps: {
       variant: options.variant,
       frames: kind === "gif" ? options.frames : undefined,
     });
+    if (font) input.font = { id: font.id, data: font.data };
     // Behind a queue, or refused by a full one: one frame of the exact time left beats a broken
     // image in an email (still-images.ts). A still has no ETag: it is not the picture of `key`.
     const pool = renderer.poolStats();
@@ -216,6 +224,7 @@ export function createPublicRoutes(deps: {
     const nonce = randomBytes(16).toString("base64");
     const urls = publicUrls(baseUrl, timer.id);
     const fonts = `${baseUrl}${FONTS_PREFIX}`;
+    const font = definition.look.font_asset_id ? await uploadedFonts.forTimer(timer) : null;
     const input = {
       name: timer.name,
       look: definition.look,
@@ -226,6 +235,14 @@ export function createPublicRoutes(deps: {
       reloadAt: reloadAt(timer, status),
       // Absolute, from the request (or base_url): a link preview fetches the image from elsewhere.
       urls: { fonts, page: urls.page, image: `${urls.png}?width=${SHARE_IMAGE_WIDTH}` },
+      ...(font
+        ? {
+            uploadedFont: {
+              url: uploadedFontUrl(baseUrl, timer.id, font),
+              widestEm: font.widestEm,
+            },
+          }
+        : {}),
     };
     const html = kind === "page" ? r.renderHostedPage(input) : r.renderEmbed(input);
     return {
@@ -240,15 +257,30 @@ export function createPublicRoutes(deps: {
     };
   }
 
+  /**
+   * A published timer's uploaded font, cut down to what it draws: public only while the timer
+   * is published and its look names the font. Kept a year when asked for by its version.
+   */
+  async function timerFont(req: ApiRequest, timer: TimerRecord): Promise<ApiResponse> {
+    const font = await uploadedFonts.forTimer(timer);
+    if (!font) return notFound();
+    return {
+      status: 200,
+      headers: {
+        "content-type": font.contentType,
+        "cache-control":
+          req.query.get("v") === font.version ? FONT_CACHE_CONTROL : "public, max-age=300",
+        "content-length": String(font.data.byteLength),
+        "access-control-allow-origin": "*",
+      },
+      body: font.data,
+    };
+  }
+
   /** A font file the pages link to, by name; 404 for any other name. */
   async function font(name: string): Promise<ApiResponse> {
     const file = (await loadRender()).webFontFile(name);
-    if (!file)
-      return {
-        status: 404,
-        headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
-        body: "Not found",
-      };
+    if (!file) return notFound();
     return {
       status: 200,
       headers: {
@@ -296,6 +328,8 @@ export function createPublicRoutes(deps: {
     if (!isUuid(id)) return notShown(kind, 404);
     const timer = await deps.cache.findTimerById(id);
     if (timer?.status !== "published") return notShown(kind, 404);
+    // Not a view: a file the page loads.
+    if (kind === "font") return timerFont(req, timer);
     const options = kind === "gif" || kind === "png" ? imageOptions(req) : null;
     if ((kind === "gif" || kind === "png") && !options) return notShown(kind, 400);
     const { definition, clock } = timerData(timer);
@@ -412,6 +446,7 @@ export function createPublicRoutes(deps: {
       const counted = views.sizes();
       return [
         { cache: "images", entries: images.size, bytes: images.bytes },
+        { cache: "uploaded_fonts", entries: uploadedFonts.size },
         { cache: "stills", entries: still.entries, bytes: still.bytes },
         { cache: "first_views", entries: firstViews.size },
         { cache: "viewer_events", entries: viewerEvents.size, bytes: viewerEvents.bytes },
@@ -425,7 +460,22 @@ export function createPublicRoutes(deps: {
     },
     /** Draws an image on the same threads (the dashboard's unpublished previews). */
     render: (kind: "gif" | "png", input: ImageInput) => renderer.render(kind, input),
+    /** The uploaded font a look not saved yet names, cut down (the dashboard's previews). */
+    lookFont: uploadedFonts.forLook,
   });
+}
+
+function notFound(): ApiResponse {
+  return {
+    status: 404,
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+    body: "Not found",
+  };
+}
+
+/** Where a timer's pages load its uploaded font from; the version names the bytes. */
+function uploadedFontUrl(baseUrl: string, timerId: string, font: TimerFont): string {
+  return `${baseUrl}${PUBLIC_PREFIX}${timerId}/font?v=${font.version}`;
 }
 
 function binary(

@@ -17,6 +17,7 @@ const TIMER_TEMPLATES: Record<string, string> = {
   "/countdown.gif": `${PUBLIC_PREFIX}{timer_id}/countdown.gif`,
   "/countdown.png": `${PUBLIC_PREFIX}{timer_id}/countdown.png`,
   "/countdown.json": `${PUBLIC_PREFIX}{timer_id}/countdown.json`,
+  "/font": `${PUBLIC_PREFIX}{timer_id}/font`,
 };
 const FONT_TEMPLATE = `${FONTS_PREFIX}{file}`;
 const OTHER_TEMPLATE = `${PUBLIC_PREFIX}{other}`;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type ApiError, validationError } from "../errors";
 import {
+  ASSET_ID_ERRORS,
   DELIVERY_ID_ERRORS,
   DESTINATION_ID_ERRORS,
   type ErrorCase,
@@ -83,6 +84,8 @@ export const DESTINATION_ID = webhookId(
 );
 export const RULE_ID = webhookId("rule_id", "webhook rule", RULE_ID_ERRORS);
 export const DELIVERY_ID = webhookId("delivery_id", "webhook delivery", DELIVERY_ID_ERRORS);
+/** `{asset_id}` of the upload routes. */
+export const ASSET_ID = webhookId("asset_id", "uploaded file", ASSET_ID_ERRORS);
 
 /** The path parameters of a route under `/timers/{timer_id}`. */
 export const timerPath = z.object({ timer_id: TIMER_ID });

@@ -9,6 +9,7 @@ import {
 } from "@tminus/core";
 import { z } from "zod";
 import { ANALYTICS_RESPONSE_SCHEMAS } from "./analytics";
+import { ASSET_REQUEST_SCHEMAS, ASSET_RESPONSE_SCHEMAS } from "./assets";
 import { describeDefaults } from "./input-defaults";
 import {
   activityEntrySchema,
@@ -54,6 +55,7 @@ export const requestSchemas = {
   DuplicateRequest: duplicateRequestSchema,
   ExtendRequest: extendRequestSchema,
   ...WEBHOOK_REQUEST_SCHEMAS,
+  ...ASSET_REQUEST_SCHEMAS,
 } satisfies Record<string, z.ZodType>;
 
 /** Response shapes, converted with `io: "output"`: what the service sends (defaults filled). */
@@ -81,6 +83,7 @@ export const responseSchemas = {
   ActivityList: listEnvelope(activityEntrySchema),
   ...WEBHOOK_RESPONSE_SCHEMAS,
   ...ANALYTICS_RESPONSE_SCHEMAS,
+  ...ASSET_RESPONSE_SCHEMAS,
 } satisfies Record<string, z.ZodType>;
 
 /** Names of the response components, for operations to reference. */

@@ -13,6 +13,11 @@ export interface ApiRequest {
   /** The body as text, at most `maxBytes` bytes; rejects with `BodyTooLargeError` beyond. */
   text(maxBytes: number): Promise<string>;
   /**
+   * The body as bytes (a multipart form with a file), at most `maxBytes`; rejects with
+   * `BodyTooLargeError` beyond. Absent on requests a caller built without it.
+   */
+  bytes?(maxBytes: number): Promise<Uint8Array>;
+  /**
    * Where the request arrived, as the transport saw it: `scheme://host` (the Host header over
    * the connection's scheme), without any path.
    */
@@ -58,6 +63,14 @@ export async function readLimited(
   chunks: AsyncIterable<Uint8Array>,
   maxBytes: number,
 ): Promise<string> {
+  return (await readLimitedBytes(chunks, maxBytes)).toString("utf8");
+}
+
+/** {@link readLimited}'s bytes, undecoded. */
+export async function readLimitedBytes(
+  chunks: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): Promise<Buffer> {
   const parts: Uint8Array[] = [];
   let size = 0;
   try {
@@ -75,5 +88,5 @@ export async function readLimited(
     }
     throw error;
   }
-  return Buffer.concat(parts).toString("utf8");
+  return Buffer.concat(parts);
 }

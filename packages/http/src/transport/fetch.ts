@@ -1,6 +1,12 @@
 import { createDispatch, type Dispatch, type HandlerOptions } from "../handler";
 import { DISPATCH } from "./dispatch-symbol";
-import { type ApiRequest, type ApiResponse, BodyTooLargeError, readLimited } from "./exchange";
+import {
+  type ApiRequest,
+  type ApiResponse,
+  BodyTooLargeError,
+  readLimited,
+  readLimitedBytes,
+} from "./exchange";
 
 /** A Fetch-API handler: mount it in anything that speaks `Request`/`Response`. */
 export interface TminusHandler {
@@ -59,6 +65,12 @@ function fromFetchRequest(request: Request): ApiRequest {
       if (declared > maxBytes) throw new BodyTooLargeError(maxBytes);
       if (!request.body) return "";
       return readLimited(request.body as unknown as AsyncIterable<Uint8Array>, maxBytes);
+    },
+    async bytes(maxBytes) {
+      const declared = Number(request.headers.get("content-length") ?? "0");
+      if (declared > maxBytes) throw new BodyTooLargeError(maxBytes);
+      if (!request.body) return new Uint8Array(0);
+      return readLimitedBytes(request.body as unknown as AsyncIterable<Uint8Array>, maxBytes);
     },
   };
 }

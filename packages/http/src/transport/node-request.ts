@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { mountPrefixOf } from "./base-url";
-import { type ApiRequest, BodyTooLargeError, readLimited } from "./exchange";
+import { type ApiRequest, BodyTooLargeError, readLimited, readLimitedBytes } from "./exchange";
 
 // A Host header as a URL accepts it; anything else falls back to the socket's own address.
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -68,6 +68,18 @@ export class NodeApiRequest implements ApiRequest {
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > maxBytes) throw new BodyTooLargeError(maxBytes);
     return readLimited(req, maxBytes);
+  }
+
+  async bytes(maxBytes: number): Promise<Uint8Array> {
+    const req = this.req;
+    const parsed = (req as IncomingMessage & { body?: unknown }).body;
+    if (parsed !== undefined && req.readableEnded) {
+      if (Buffer.isBuffer(parsed)) return parsed;
+      return Buffer.from(typeof parsed === "string" ? parsed : JSON.stringify(parsed));
+    }
+    const declared = Number(req.headers["content-length"] ?? "0");
+    if (declared > maxBytes) throw new BodyTooLargeError(maxBytes);
+    return readLimitedBytes(req, maxBytes);
   }
 }
 

@@ -17,6 +17,7 @@ import {
 import { stripBidiControls } from "../_bidi";
 import { resolveLookOption } from "../_look";
 import { invalid } from "../errors";
+import { uploadedFamily } from "../uploads/font-stack";
 import { escapeHtml, safeHttpsUrl, safeWebUrl } from "./escape";
 
 /** A timer's status as core's computeStatus reports it (the fields pages use). */
@@ -45,6 +46,22 @@ export interface CountdownPageInput {
   reloadAt?: number | null;
   /** Absolute http(s) URLs the pages link to; each optional. */
   urls?: PageUrls;
+  /**
+   * The uploaded font the look's `font_asset_id` names, as the page loads it. Without it such a
+   * look shows its built-in `font`, as when the font was deleted.
+   */
+  uploadedFont?: PageFont;
+}
+
+/** An uploaded font on a page: where it is served, and how wide it draws. */
+export interface PageFont {
+  /** Absolute http(s) URL of the font file (a subset of what the look draws will do). */
+  url: string;
+  /**
+   * The widest advance of the digits and separator in em (FontFile.widestEm), so the page
+   * shrinks a wide font's row to fit a phone as it does the built-in fonts'.
+   */
+  widestEm: number;
 }
 
 /** Where the pages' linked resources live (see {@link CountdownPageInput.urls}). */
@@ -76,6 +93,8 @@ export interface Countdown {
   reloadAt: number | null;
   /** Where the font files are, or null: system fonts. */
   fontsUrl: string | null;
+  /** The look's uploaded font and its CSS family, or null: the built-in font. */
+  uploadedFont: (PageFont & { family: string }) | null;
   /** The page and image URLs for share tags, or null: none. */
   share: { page: string; image: string } | null;
   /** The call-to-action link (hosted page), or null. */
@@ -143,12 +162,22 @@ export function resolveCountdown(input: CountdownPageInput): Countdown {
     nonce,
     reloadAt: typeof input.reloadAt === "number" ? input.reloadAt : null,
     fontsUrl,
+    uploadedFont: pageFont(input.uploadedFont, look),
     share: page !== null && image !== null ? { page, image } : null,
     cta: look.cta && ctaUrl ? { url: ctaUrl, label: look.cta.label } : null,
     units,
     pluralLocale,
     forms,
   };
+}
+
+function pageFont(font: PageFont | undefined, look: Look): Countdown["uploadedFont"] {
+  if (font === undefined || look.font_asset_id === null) return null;
+  const url = pageUrl(font?.url, "uploadedFont.url")!;
+  const { widestEm } = font;
+  if (typeof widestEm !== "number" || !(widestEm > 0 && widestEm <= 10))
+    throw invalid("uploadedFont.widestEm", "must be a number of em above 0, at most 10");
+  return { url, widestEm, family: uploadedFamily(look.font_asset_id) };
 }
 
 function pageUrl(url: unknown, field: string): string | null {

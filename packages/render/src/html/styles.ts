@@ -47,7 +47,9 @@ export function readableOn(background: string): string {
   return 1.05 / (l + 0.05) >= (l + 0.05) / 0.0625 ? "#FFFFFF" : "#111827";
 }
 
-function charEm(ch: string, font: Look["font"]): number {
+function charEm(ch: string, font: Look["font"], uploaded: number): number {
+  // An uploaded font's widest character bounds all of its own, whatever their script.
+  if (uploaded > 0) return Math.max(uploaded, NARROW_EM);
   if (ch.codePointAt(0)! >= 0x100) return WIDE_EM;
   if (font === "mono") return MONO_EM;
   if (ch === " ") return SPACE_EM;
@@ -69,14 +71,21 @@ export function rowWidthEm(c: Countdown): number {
     }),
     { pad: c.look.pad },
   );
+  const uploaded = c.uploadedFont?.widestEm ?? 0;
+  const digit = Math.max(DIGIT_EM, uploaded);
   const sep =
     c.look.separator === ""
       ? GAP
-      : [...c.look.separator].reduce((w, ch) => w + charEm(ch, c.look.font), 2 * SEP_PAD);
+      : [...c.look.separator].reduce((w, ch) => w + charEm(ch, c.look.font, uploaded), 2 * SEP_PAD);
   return parts.reduce(
-    (w, p, i) => w + Math.max(GROUP_MIN, p.text.length * DIGIT_EM) + (i > 0 ? sep : 0),
+    (w, p, i) => w + Math.max(GROUP_MIN, p.text.length * digit) + (i > 0 ? sep : 0),
     2 * PANEL_PAD_X,
   );
+}
+
+/** A URL inside url("..."): checked http(s) already; quotes and backslashes escaped. */
+function cssUrl(url: string): string {
+  return url.replace(/[\\"\n\r]/g, (ch) => `\\${ch.charCodeAt(0).toString(16)} `);
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -102,9 +111,11 @@ export function stylesheet(c: Countdown, mode: "page" | "embed", fontsUrl: strin
   const border =
     look.panel === "rounded" ? "border:2px solid var(--tm-accent);border-radius:12px;" : "";
   // Emoji right after the look font: the Twemoji pictures the images draw.
-  const family = fontsUrl
+  const builtIn = fontsUrl
     ? `"${webFontFamily(look.font)}", "${EMOJI_FAMILY}", ${FONT_STACKS[look.font]}`
     : FONT_STACKS[look.font];
+  const upload = c.uploadedFont;
+  const family = upload ? `"${upload.family}", ${builtIn}` : builtIn;
   // The digit size: the look's, or what fits the container's width (cqi: the page or
   // embed box, scrollbar excluded; vw where container units are unknown).
   const em = round(rowWidthEm(c));
@@ -116,6 +127,11 @@ export function stylesheet(c: Countdown, mode: "page" | "embed", fontsUrl: strin
       : "";
   return [
     fontsUrl ? webFontCss(look.font, fontsUrl) : "",
+    // One file for every weight: the digits are bold, the labels regular, the upload one face.
+    upload
+      ? `@font-face{font-family:"${upload.family}";font-style:normal;font-weight:100 900;` +
+        `font-display:swap;src:url("${cssUrl(upload.url)}")}`
+      : "",
     `:root{${vars(look.background_color, look.text_color, look.accent_color)}${scheme}}`,
     dark,
     "*{box-sizing:border-box}",

@@ -28,6 +28,8 @@ export interface PurgeInput {
 export interface StoreGenerations {
   auth: number;
   timers: number;
+  /** Moved by every deleted upload (`deleteAsset`): whoever keeps files by id asks again. */
+  assets: number;
 }
 
 /** Service secrets and the purge of data past its retention. */

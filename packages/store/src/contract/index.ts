@@ -1,6 +1,7 @@
 // The Store contract, split by resource; `Store` composes the parts.
 export * from "./accounts";
 export * from "./analytics";
+export * from "./assets";
 export * from "./common";
 export * from "./events";
 export * from "./housekeeping";

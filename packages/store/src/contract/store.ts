@@ -1,5 +1,6 @@
 import type { AccountStore } from "./accounts";
 import type { AnalyticsStore } from "./analytics";
+import type { AssetStore } from "./assets";
 import type { HousekeepingStore } from "./housekeeping";
 import type { LookStore } from "./looks";
 import type { MeteringStore } from "./metering";
@@ -29,7 +30,8 @@ export interface Store
     WebhookWorkerStore,
     HousekeepingStore,
     UserStore,
-    LookStore {
+    LookStore,
+    AssetStore {
   /** Adapter name for logs and errors, e.g. `sqlite`. */
   readonly kind: string;
   /** Releases the connection; the store is unusable afterwards. */

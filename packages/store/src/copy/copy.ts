@@ -140,14 +140,15 @@ export async function copyDatabase(
       report();
       // A finished table is read again from its last key too: a resumed run picks up rows the
       // source gained since (verification still catches rows changed in place).
-      let rows = await from.read(table, after, batchSize);
+      const perBatch = Math.min(batchSize, table.batchRows ?? batchSize);
+      let rows = await from.read(table, after, perBatch);
       while (rows.length > 0) {
         after = keyOf(table, rows.at(-1)!);
         tableRows += rows.length;
         // The next batch is read while this one is written: the two databases work at once.
         const [, next] = await Promise.all([
           to.write(table, rows, { table: table.name, lastKey: after, rows: tableRows }),
-          rows.length < batchSize ? [] : from.read(table, after, batchSize),
+          rows.length < perBatch ? [] : from.read(table, after, perBatch),
         ]);
         done += rows.length;
         copiedRows += rows.length;

@@ -3,7 +3,7 @@ import { POSTGRES_MIGRATIONS } from "../postgres/migrations";
 import type { PgPool, PgPoolClient } from "../postgres/pool";
 import { progressFrom, quote } from "./_sql";
 import type { CopyEndpoint } from "./endpoint";
-import { type CopyRow, type CopyValue, normalizeRow } from "./rows";
+import { type CopyRow, normalizeRow } from "./rows";
 import { type CopyTable, PROGRESS_TABLE } from "./tables";
 
 /** Options of `postgresCopyEndpoint`: a pool the caller made (and ends after `close`). */
@@ -162,9 +162,13 @@ export function postgresCopyEndpoint(options: PostgresCopyEndpointOptions): Copy
 async function insertRows(client: PgPoolClient, table: CopyTable, rows: CopyRow[]) {
   if (rows.length === 0) return;
   const width = table.columns.length;
-  const params: CopyValue[] = [];
+  const params: unknown[] = [];
+  const files = table.columns.map((c) => c.type === "bytes");
   const tuples = rows.map((row, r) => {
-    params.push(...row);
+    // Files travel as base64 text between the sides; bytea takes their bytes.
+    params.push(
+      ...row.map((v, c) => (files[c] && v !== null ? Buffer.from(v as string, "base64") : v)),
+    );
     return `(${row.map((_, c) => `$${r * width + c + 1}`).join(", ")})`;
   });
   const names = table.columns.map((c) => quote(c.name)).join(", ");

@@ -38,6 +38,10 @@ export function normalizeValue(type: CopyColumnType, raw: RawValue, column: stri
       if (typeof raw === "string") return canonicalJson(JSON.parse(raw));
       if (typeof raw === "object") return canonicalJson(raw);
       break;
+    case "bytes":
+      if (raw instanceof Uint8Array)
+        return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("base64");
+      break;
     case "textlist": {
       const list = typeof raw === "string" ? JSON.parse(raw) : raw;
       if (Array.isArray(list) && list.every((v) => typeof v === "string")) return list;

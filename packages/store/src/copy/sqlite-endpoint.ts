@@ -159,6 +159,7 @@ function toSqlite(table: CopyTable, row: CopyRow): unknown[] {
     if (value === null) return null;
     if (type === "bool") return value ? 1 : 0;
     if (type === "textlist") return JSON.stringify(value);
+    if (type === "bytes") return Buffer.from(value as string, "base64");
     return value;
   });
 }

@@ -29,12 +29,13 @@ export async function summarizeTables(
     const digest = createTableDigest();
     let rows = 0;
     let after: CopyValue[] | null = null;
+    const perBatch = Math.min(SUMMARY_BATCH, table.batchRows ?? SUMMARY_BATCH);
     for (;;) {
-      const batch = await endpoint.read(table, after, SUMMARY_BATCH);
+      const batch = await endpoint.read(table, after, perBatch);
       for (const row of batch) digest.add(row);
       rows += batch.length;
       onTable?.(table, rows);
-      if (batch.length < SUMMARY_BATCH) break;
+      if (batch.length < perBatch) break;
       after = keyOf(table, batch.at(-1)!);
     }
     out.push({ table: table.name, rows, checksum: digest.hex() });

@@ -4,9 +4,18 @@
  * - `bool`: SQLite INTEGER 0/1, PostgreSQL boolean;
  * - `json`: text kept byte for byte (SQLite TEXT, PostgreSQL `json`, which keeps its input);
  * - `jsonmap`: a JSON object whose key order means nothing (PostgreSQL `jsonb` reorders it);
- * - `textlist`: a list of strings (SQLite a JSON array in TEXT, PostgreSQL `text[]`).
+ * - `textlist`: a list of strings (SQLite a JSON array in TEXT, PostgreSQL `text[]`);
+ * - `bytes`: a file (SQLite BLOB, PostgreSQL `bytea`), carried and compared as base64 text.
  */
-export type CopyColumnType = "text" | "int" | "real" | "bool" | "json" | "jsonmap" | "textlist";
+export type CopyColumnType =
+  | "text"
+  | "int"
+  | "real"
+  | "bool"
+  | "json"
+  | "jsonmap"
+  | "textlist"
+  | "bytes";
 
 /** One column of a copied table. */
 export interface CopyColumn {
@@ -18,6 +27,8 @@ export interface CopyColumn {
 export interface CopyTable {
   name: string;
   columns: readonly CopyColumn[];
+  /** Rows per batch when less than the copy's batch size: rows of files are megabytes each. */
+  batchRows?: number;
   /**
    * The columns rows are read in order of, unique per row and the leading columns of an index
    * on both sides, so each batch continues where the last ended (and a resumed copy where the
@@ -32,8 +43,8 @@ const i = (name: string): CopyColumn => ({ name, type: "int" });
 /** The account and environment a row belongs to, side by side in every table that has both. */
 const scope = [t("account_id"), t("environment")];
 
-function table(name: string, key: string[], columns: CopyColumn[]): CopyTable {
-  return { name, key, columns };
+function table(name: string, key: string[], columns: CopyColumn[], batchRows?: number): CopyTable {
+  return batchRows === undefined ? { name, key, columns } : { name, key, columns, batchRows };
 }
 
 /**
@@ -268,6 +279,26 @@ export const COPY_TABLES: readonly CopyTable[] = [
     ],
   ),
   table("viewer_event_days", ["timer_id", "day"], [t("timer_id"), i("day"), i("count")]),
+  // Up to 2 MiB a row: 16 rows a batch keep a batch's memory near 32 MiB.
+  table(
+    "assets",
+    ["id"],
+    [
+      t("id"),
+      ...scope,
+      t("kind"),
+      t("name"),
+      t("format"),
+      i("byte_size"),
+      t("sha256"),
+      i("width"),
+      i("height"),
+      t("font_family"),
+      { name: "data", type: "bytes" },
+      i("created_at"),
+    ],
+    16,
+  ),
 ];
 
 /**

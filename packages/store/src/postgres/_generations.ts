@@ -17,7 +17,7 @@ export function bumpCte(name: keyof StoreGenerations, when: string, accountParam
 /** Reads the generations: one small aggregate. */
 export async function readGenerations(db: Db): Promise<StoreGenerations> {
   const { rows } = await db.query<{ name: keyof StoreGenerations; value: string }>(READ);
-  const out: StoreGenerations = { auth: 0, timers: 0 };
+  const out: StoreGenerations = { auth: 0, timers: 0, assets: 0 };
   for (const row of rows) out[row.name] = Number(row.value);
   return out;
 }

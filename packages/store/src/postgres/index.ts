@@ -3,6 +3,7 @@ import { createDb } from "./_db";
 import { readGenerations } from "./_generations";
 import { createPostgresAccountStore } from "./accounts";
 import { createPostgresAnalyticsStore } from "./analytics";
+import { createPostgresAssetStore } from "./assets";
 import { createHousekeepingQueries } from "./housekeeping";
 import { createPostgresLookStore } from "./looks";
 import { createPostgresMeteringStore } from "./metering";
@@ -107,6 +108,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     ...createHousekeepingQueries(db),
     ...createPostgresUserStore(db),
     ...createPostgresLookStore(db),
+    ...createPostgresAssetStore(db),
     readGenerations: () => readGenerations(db),
     ready: () => ready,
     async checkReady() {

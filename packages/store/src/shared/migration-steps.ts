@@ -33,6 +33,8 @@ export interface SqlDialect {
   jsonNote: string;
   /** SQLite's comment on a list column. */
   listNote: string;
+  /** Raw bytes (an uploaded file). */
+  bytes: string;
 }
 
 /** SQLite's spelling: STRICT tables, INTEGER for every whole number. */
@@ -53,6 +55,7 @@ export const SQLITE_DIALECT: SqlDialect = {
   real: "REAL",
   jsonNote: " -- JSON object",
   listNote: " -- JSON array",
+  bytes: "BLOB",
 };
 
 /** PostgreSQL's spelling (why these types: the header of postgres/migrations.ts). */
@@ -73,6 +76,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
   real: "double precision",
   jsonNote: "",
   listNote: "",
+  bytes: "bytea",
 };
 
 /** A step of both histories, without its version (each adapter numbers its own). */
@@ -234,6 +238,30 @@ ALTER TABLE render_viewers ADD COLUMN human_hours ${d.int} NOT NULL DEFAULT 0;
 UPDATE render_viewers SET human_hours = hours;
 `,
     },
+    uploadedAssets: {
+      name: "uploaded fonts and images",
+      sql: `
+-- Files an account uploads for its looks (fonts, background images), per environment. A file
+-- never changes: it is created and deleted, and its deletion moves the assets generation.
+CREATE TABLE assets (
+  id ${d.key} PRIMARY KEY,
+  account_id ${d.key} NOT NULL REFERENCES accounts (id),
+  environment ${d.text} NOT NULL,
+  kind ${d.text} NOT NULL,
+  name ${d.text} NOT NULL,
+  format ${d.text} NOT NULL,
+  byte_size ${d.big} NOT NULL,
+  sha256 ${d.text} NOT NULL,
+  width ${d.int},
+  height ${d.int},
+  font_family ${d.text},
+  data ${d.bytes} NOT NULL,
+  created_at ${d.big} NOT NULL
+${d.table};
+CREATE INDEX assets_page ON assets (account_id, environment, created_at, id);
+${d.postgres ? "INSERT INTO generations (name, shard) VALUES ('assets', 0);" : "INSERT INTO generations (name, value) VALUES ('assets', 0);"}
+`,
+    },
   } satisfies Record<string, MigrationStep>;
 }
 
@@ -257,5 +285,6 @@ export function laterSteps(
     s.requestLogWithoutRequestIndex,
     s.savedLooks,
     s.renderAnalyticsBySource,
+    s.uploadedAssets,
   ].map((step, i) => ({ version: from + i, ...step }));
 }

@@ -29,7 +29,7 @@ export function createGenerations(db: SqliteDatabase): Generations {
     read() {
       const version = (dataVersion.get() as { data_version: number }).data_version;
       if (cached && version === seenVersion) return cached;
-      const next: StoreGenerations = { auth: 0, timers: 0 };
+      const next: StoreGenerations = { auth: 0, timers: 0, assets: 0 };
       for (const row of readAll.all() as { name: keyof StoreGenerations; value: number }[]) {
         next[row.name] = row.value;
       }

@@ -3,6 +3,7 @@ import { createGenerations } from "./_generations";
 import { groupCommit } from "./_group-commit";
 import { createSqliteAccountStore } from "./accounts";
 import { createSqliteAnalyticsStore } from "./analytics";
+import { createSqliteAssetStore } from "./assets";
 import { applyPragmas, openDatabase, type SqliteDatabase } from "./database";
 import { createHousekeepingQueries } from "./housekeeping";
 import { createSqliteLookStore } from "./looks";
@@ -59,6 +60,7 @@ export function sqliteStore(options: SqliteStoreOptions): Store {
       ...createHousekeepingQueries(db),
       ...createSqliteUserStore(db),
       ...createSqliteLookStore(db),
+      ...createSqliteAssetStore(db, generations),
       async readGenerations() {
         return generations.read();
       },
