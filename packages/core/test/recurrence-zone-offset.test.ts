@@ -6,6 +6,8 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveLocalMs } from "../src/recurrence/resolve";
+import { parseRRule } from "../src/recurrence/rrule";
+import { createSchedule } from "../src/recurrence/schedule";
 import {
   MAX_DAYS_PER_ZONE,
   MAX_ZONES,
@@ -266,5 +268,28 @@ describe("resolveLocalMs's offset reads", () => {
     const local = 20_000 * DAY + 12 * HOUR;
     // Existence check, then the days before and after: the wall time's own day is not read.
     expect(cost(seen, () => expect(resolveLocalMs("Z", local)).toBe(local - 2 * HOUR))).toBe(5);
+  });
+});
+
+describe("a schedule's shortcuts read no offsets", () => {
+  const rule = (text: string) => {
+    const parsed = parseRRule(text);
+    if (!parsed.ok) throw new Error(parsed.message);
+    return parsed.rule;
+  };
+  const start = { year: 2026, month: 1, day: 1, hour: 9, minute: 0, second: 0 };
+  const startLocal = Date.UTC(2026, 0, 1, 9);
+  const until = Date.UTC(2026, 0, 10, 9);
+
+  it("next(t) from UNTIL on, and previous(t) before DTSTART's earliest reading", () => {
+    const seen = counted(synthetic({ Z: () => HOUR }));
+    const schedule = createSchedule(rule("FREQ=DAILY;UNTIL=20260110T090000Z"), start, "Z");
+    expect(cost(seen, () => expect(schedule.next(until)).toBeNull())).toBe(0);
+    expect(cost(seen, () => expect(schedule.next(until + DAY)).toBeNull())).toBe(0);
+    const firstPossible = startLocal - 16 * HOUR;
+    expect(cost(seen, () => expect(schedule.previous(firstPossible - 1)).toBeNull())).toBe(0);
+    // Both answer from the zone's offsets in between.
+    expect(schedule.next(until - 2 * HOUR)).toBe(until - HOUR);
+    expect(schedule.previous(startLocal)).toBe(startLocal - HOUR);
   });
 });
