@@ -108,7 +108,7 @@ describe("zoneOffsetMs against the runtime's tz data", () => {
       "Antarctica/Troll", // +00 <-> +02
     ];
     const seen = counted(intlOffsetMs);
-    const from = Date.parse("1970-01-01T00:00:00Z");
+    const from = Date.parse("1990-01-01T00:00:00Z");
     const to = Date.parse("2030-01-01T00:00:00Z");
     const step = 14 * DAY;
     let changeDays = 0;
@@ -135,7 +135,7 @@ describe("zoneOffsetMs against the runtime's tz data", () => {
         zone,
       ).toBe(0);
     }
-    expect(changeDays).toBeGreaterThan(150);
+    expect(changeDays).toBeGreaterThan(100);
   });
 
   it("refuses an unknown zone with a RangeError", () => {
