@@ -98,11 +98,13 @@ const perGif = (renderer, name) =>
   (instructions(renderer, name, many) - instructions(renderer, name, few)) / (many - few);
 
 const rows = {};
-const renderers = {
-  now: ours,
-  ...(values.base ? { then: join(values.base, "packages/render/dist/index.js") } : {}),
-};
-for (const [who, renderer] of Object.entries(renderers))
+// "then" is the earlier checkout's renderer (a list, not an object: an object with a "then"
+// key looks like a promise).
+const renderers = [
+  ["now", ours],
+  ...(values.base ? [["then", join(values.base, "packages/render/dist/index.js")]] : []),
+];
+for (const [who, renderer] of renderers)
   for (const name of Object.keys(CASES)) {
     // The earlier version draws emoji as nothing and shows zero units: only its default
     // looks are the baseline.
