@@ -9,8 +9,8 @@
 // The assumption is checked against the runtime's own tz data, not trusted: each day with a
 // change is checked when it is first cached (the change found by bisection must be the only
 // one: the offset at the change and at every whole hour of the day is the one the entry
-// gives). A zone whose data breaks it falls back for good to the uncached exact path, one
-// Intl lookup per call. A change that is undone within the same UTC day leaves both ends
+// gives). A zone whose data breaks it falls back to the uncached exact path, one Intl lookup
+// per call (until the bounded cache starts over, which only repeats the check). A change that is undone within the same UTC day leaves both ends
 // equal and is not seen; the tz data has none (changes are 48 hours apart at least).
 
 import { intlOffsetMs } from "../time/intl-offset";
