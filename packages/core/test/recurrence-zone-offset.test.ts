@@ -5,6 +5,7 @@
 // synthetic zones with changes where a test wants them.
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { nextOccurrence } from "../src/recurrence/occurrences";
 import { resolveLocalMs } from "../src/recurrence/resolve";
 import { parseRRule } from "../src/recurrence/rrule";
 import { createSchedule } from "../src/recurrence/schedule";
@@ -291,5 +292,34 @@ describe("a schedule's shortcuts read no offsets", () => {
     // Both answer from the zone's offsets in between.
     expect(schedule.next(until - 2 * HOUR)).toBe(until - HOUR);
     expect(schedule.previous(startLocal)).toBe(startLocal - HOUR);
+  });
+});
+
+describe("one-shot queries' cached schedules", () => {
+  it("keep exception lists apart whose numbers join alike without a separator", () => {
+    const parsed = parseRRule("FREQ=DAILY");
+    if (!parsed.ok) throw new Error(parsed.message);
+    const at = (ms: number) => {
+      const d = new Date(ms);
+      return {
+        year: d.getUTCFullYear(),
+        month: d.getUTCMonth() + 1,
+        day: d.getUTCDate(),
+        hour: d.getUTCHours(),
+        minute: d.getUTCMinutes(),
+        second: d.getUTCSeconds(),
+      };
+    };
+    // Wall times as local milliseconds: "1700000123000" + "1000" = "1700000" + "1230001000".
+    const occurrence = 1_700_000_123_000; // 2023-11-14T22:15:23
+    const start = at(occurrence - 4 * DAY);
+    const after = occurrence - DAY / 2;
+    const a = [at(occurrence), at(1000)];
+    const b = [at(1_700_000), at(1_230_001_000)];
+    expect(nextOccurrence(parsed.rule, start, "Etc/UTC", after, { exdates: a })).toBe(
+      occurrence + DAY,
+    );
+    expect(nextOccurrence(parsed.rule, start, "Etc/UTC", after, { exdates: b })).toBe(occurrence);
+    expect(nextOccurrence(parsed.rule, start, "Etc/UTC", after)).toBe(occurrence);
   });
 });

@@ -99,7 +99,7 @@ export function createSchedule(
   return {
     next(after) {
       checkInstant(after);
-      // Stryker disable next-line EqualityOperator: equivalent, at exactly lastPossible the scan finds nothing after it either (a shortcut, not a rule).
+      // A shortcut, not a rule (the scan would find nothing either), that reads no offset.
       if (after >= lastPossible) return null;
       // A wall time earlier than this cannot land after `after`, except one in a
       // gap that ended within the last day: reading `after` with the older of
@@ -132,7 +132,8 @@ export function createSchedule(
 
     previous(at) {
       checkInstant(at);
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, before firstPossible the scan finds nothing either (every occurrence is later); a shortcut that also keeps offset lookups in range.
+      // A shortcut that reads no offset (and keeps offset lookups in range).
+      // Stryker disable next-line EqualityOperator: equivalent, at exactly firstPossible the scan finds nothing either (every occurrence is later); only the offsets read differ.
       if (at < firstPossible) return null;
       const a = Math.min(at, lastPossible);
       // Overlaps make wall times later than `a`'s reading land before `a`; the
