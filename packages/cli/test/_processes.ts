@@ -23,7 +23,6 @@ const run = promisify(execFile);
 export async function describeWithPostgres(): Promise<typeof describe | typeof describe.skip> {
   const missing = await pgServerReason();
   if (missing && process.env.CI === "true") throw new Error(`CI needs PostgreSQL: ${missing}`);
-  if (missing) console.warn(`\n*** SKIPPING the multi-process PostgreSQL tests: ${missing} ***\n`);
   return missing ? describe.skip : describe;
 }
 
