@@ -1,5 +1,10 @@
 import { hostname, networkInterfaces } from "node:os";
-import { AllowedHostsError, allowedHostsCheck, LOOPBACK_HOSTS, type TminusConfig } from "@tminus/http";
+import {
+  AllowedHostsError,
+  allowedHostsCheck,
+  LOOPBACK_HOSTS,
+  type TminusConfig,
+} from "@tminus/http";
 import { CliError } from "./errors";
 
 /** `--allowed-hosts a,b`: the entries, checked now, so a typo fails before anything starts. */
@@ -38,7 +43,9 @@ export function defaultAllowedHosts(listenHost: string): string[] {
     }
     hosts.add(hostname().toLowerCase());
   } else {
-    hosts.add(listenHost.includes(":") && !listenHost.startsWith("[") ? `[${listenHost}]` : listenHost);
+    hosts.add(
+      listenHost.includes(":") && !listenHost.startsWith("[") ? `[${listenHost}]` : listenHost,
+    );
   }
   return [...hosts];
 }

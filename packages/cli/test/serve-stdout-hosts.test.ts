@@ -36,17 +36,18 @@ function send(
 ): Promise<Answer> {
   const url = new URL(started.url);
   return new Promise((resolve, reject) => {
-    const req = request(
-      { host: url.hostname, port: url.port, method, path, headers },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c) => (text += c));
-        res.on("end", () =>
-          resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : null }),
-        );
-      },
-    );
+    const req = request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => (text += c));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode!,
+          headers: res.headers,
+          json: text ? JSON.parse(text) : null,
+        }),
+      );
+    });
     req.on("error", reject);
     req.end(body);
   });
@@ -67,7 +68,11 @@ const createTimer = (started: Started, secret: string, headers: Record<string, s
   );
 
 /** The lines a process printed so far. */
-const linesOf = (started: Started) => started.output().split("\n").filter((l) => l !== "");
+const linesOf = (started: Started) =>
+  started
+    .output()
+    .split("\n")
+    .filter((l) => l !== "");
 
 describe("serve --log-format json", () => {
   it("prints only JSON lines, puts the first start's secrets in a 0600 file and logs its path", async () => {
@@ -76,7 +81,16 @@ describe("serve --log-format json", () => {
     // The default's path, named (the helper would name one of its own); the next test starts
     // without the flag.
     const defaultFile = join(folder, "tminus-first-start-keys.txt");
-    const server = await serve(["--db", db, "--log-format", "json", "--keys-file", defaultFile, "--metrics-port", "0"]);
+    const server = await serve([
+      "--db",
+      db,
+      "--log-format",
+      "json",
+      "--keys-file",
+      defaultFile,
+      "--metrics-port",
+      "0",
+    ]);
     // The listening event is written by now; let the buffered destination flush it out.
     await new Promise((r) => setTimeout(r, 400));
     await stop(server.child);
@@ -90,7 +104,12 @@ describe("serve --log-format json", () => {
     const first = events.find((e) => e.event === "first_start_keys");
     expect(first).toMatchObject({ account: "default", keys_file: defaultFile });
     expect(events.map((e) => e.event)).toEqual(
-      expect.arrayContaining(["database_ready", "first_start_keys", "listening", "metrics_listening"]),
+      expect.arrayContaining([
+        "database_ready",
+        "first_start_keys",
+        "listening",
+        "metrics_listening",
+      ]),
     );
     expect(statSync(defaultFile).mode & 0o777).toBe(0o600);
     const secrets = firstStartSecrets(defaultFile);
@@ -99,11 +118,15 @@ describe("serve --log-format json", () => {
 
     // The secrets are the real ones; a restart writes nothing and logs no first start.
     const again = await serve(["--db", db, "--log-format", "json", "--keys-file", defaultFile]);
-    const usage = await send(again, "GET", "/api/v1/usage", { authorization: `Bearer ${secrets.sandbox}` });
+    const usage = await send(again, "GET", "/api/v1/usage", {
+      authorization: `Bearer ${secrets.sandbox}`,
+    });
     expect(usage.status).toBe(200);
     await stop(again.child);
     expect(again.output()).not.toContain("first_start_keys");
-    expect(readdirSync(folder).filter((f) => f.includes("keys"))).toEqual(["tminus-first-start-keys.txt"]);
+    expect(readdirSync(folder).filter((f) => f.includes("keys"))).toEqual([
+      "tminus-first-start-keys.txt",
+    ]);
   });
 
   it("without --keys-file the file is beside the SQLite database", async () => {
@@ -111,9 +134,13 @@ describe("serve --log-format json", () => {
     // Started by hand: the helper would name a keys file.
     const { spawn } = await import("node:child_process");
     const { cli } = await import("./_processes");
-    const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--log-format", "json", "--db", join(folder, "t.db")], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [cli, "serve", "--port", "0", "--log-format", "json", "--db", join(folder, "t.db")],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     await new Promise<void>((resolve, reject) => {
       child.stdout.on("data", (c) => {
@@ -125,17 +152,19 @@ describe("serve --log-format json", () => {
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGTERM");
     await exited;
-    expect(out).toContain(`"keys_file":${JSON.stringify(join(folder, "tminus-first-start-keys.txt"))}`);
+    expect(out).toContain(
+      `"keys_file":${JSON.stringify(join(folder, "tminus-first-start-keys.txt"))}`,
+    );
     expect(statSync(join(folder, "tminus-first-start-keys.txt")).mode & 0o777).toBe(0o600);
   });
 
-  it("pretty logs keep the terminal's banner with the secrets", async () => {
+  it("pretty logs into a pipe: the secrets go to the file too, never to stdout", async () => {
     const folder = mkdtempSync(join(dir, "pretty-"));
-    const server = await serve(["--db", join(folder, "t.db"), "--log-format", "pretty", "--keys-file", join(folder, "k.txt")]);
+    const server = await serve(["--db", join(folder, "t.db"), "--log-format", "pretty"]);
     await stop(server.child);
-    // --keys-file given: even a terminal's banner gives way to the file.
-    expect(server.output()).not.toMatch(/svc_test_\w{20,}/);
-    expect(existsSync(join(folder, "k.txt"))).toBe(true);
+    expect(server.output()).not.toMatch(/svc_(test|live)_\w{20,}/);
+    expect(server.output()).toContain("tminus listening on http://");
+    expect(firstStartSecrets(server.keysFile).sandbox).toMatch(/^svc_test_/);
   });
 });
 
@@ -157,7 +186,10 @@ describe("serve without --base-url: the allowed hosts", () => {
     }
     const refused = await createTimer(server, secret, { host: "attacker.example" });
     expect(refused.status).toBe(400);
-    expect(refused.json.error).toMatchObject({ code: "validation_error", details: { field: "Host" } });
+    expect(refused.json.error).toMatchObject({
+      code: "validation_error",
+      details: { field: "Host" },
+    });
     expect(refused.headers.location).toBeUndefined();
     // X-Forwarded-Host is no way around it without --trust-proxy, nor a way in.
     const forwarded = await createTimer(server, secret, {
@@ -190,7 +222,14 @@ describe("serve without --base-url: the allowed hosts", () => {
     });
     expect(proxied.status).toBe(201);
     expect(proxied.headers.location).toMatch(/^https:\/\/timers\.example\.test\//);
-    expect((await createTimer(listed, key, { host: "timers.example.test", "x-forwarded-host": "evil.test" })).status).toBe(400);
+    expect(
+      (
+        await createTimer(listed, key, {
+          host: "timers.example.test",
+          "x-forwarded-host": "evil.test",
+        })
+      ).status,
+    ).toBe(400);
     await stop(listed.child);
 
     const config = join(folder, "config.json");
@@ -201,7 +240,12 @@ describe("serve without --base-url: the allowed hosts", () => {
     await stop(fromConfig.child);
 
     // A base URL: URLs never come from Host, so any Host is answered.
-    const fixed = await serve(["--db", join(folder, "t.db"), "--base-url", "https://timers.example.com"]);
+    const fixed = await serve([
+      "--db",
+      join(folder, "t.db"),
+      "--base-url",
+      "https://timers.example.com",
+    ]);
     const any = await createTimer(fixed, key, { host: "attacker.example" });
     expect(any.status).toBe(201);
     expect(any.headers.location).toMatch(/^https:\/\/timers\.example\.com\//);
@@ -214,9 +258,15 @@ describe("serve without --base-url: the allowed hosts", () => {
     const badConfig = join(folder, "bad.json");
     writeFileSync(badConfig, JSON.stringify({ allowed_hosts: ["http://x.test"] }));
     for (const [args, message] of [
-      [["--allowed-hosts", "http://x.test"], /^tminus: --allowed-hosts: allowed host "http:\/\/x\.test" is not/],
+      [
+        ["--allowed-hosts", "http://x.test"],
+        /^tminus: --allowed-hosts: allowed host "http:\/\/x\.test" is not/,
+      ],
       [["--allowed-hosts", " , "], /^tminus: --allowed-hosts needs at least one host name$/],
-      [["--keys-file", join(folder, "missing", "k.txt")], /^tminus: --keys-file: the folder .*missing does not exist$/],
+      [
+        ["--keys-file", join(folder, "missing", "k.txt")],
+        /^tminus: --keys-file: the folder .*missing does not exist$/,
+      ],
       [["--config", badConfig], /config\.allowed_hosts: allowed host "http:\/\/x\.test"/],
     ] as const) {
       const res = await tminus(["serve", "--port", "0", "--db", db, ...args]);

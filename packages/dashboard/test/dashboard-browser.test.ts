@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { CHROMIUM_HOW, skipping } from "../../../test/_skipping";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_HOW, skipping } from "../../../test/_skipping";
 import { axe } from "../../http/test/_axe";
 import { startTestServer, type TestServer } from "./_harness";
 

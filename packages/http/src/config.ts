@@ -1,11 +1,11 @@
 import type { PlanLimits } from "@tminus/admin";
-import { allowedHostsCheck } from "./transport/allowed-hosts";
 import {
   DEFAULT_WEBHOOK_CONFIG,
   resolveWebhookConfig,
   type WebhookConfig,
   WebhookConfigError,
 } from "@tminus/webhooks";
+import { allowedHostsCheck } from "./transport/allowed-hosts";
 
 export { limitsFor, type PlanLimits } from "@tminus/admin";
 export type { WebhookConfig };

@@ -77,7 +77,11 @@ function send(
       res.setEncoding("utf8");
       res.on("data", (c) => (text += c));
       res.on("end", () =>
-        resolve({ status: res.statusCode!, headers: res.headers, json: text ? JSON.parse(text) : null }),
+        resolve({
+          status: res.statusCode!,
+          headers: res.headers,
+          json: text ? JSON.parse(text) : null,
+        }),
       );
     });
     req.on("error", reject);
@@ -96,7 +100,11 @@ const create = (port: number, headers: Record<string, string>) =>
       "idempotency-key": crypto.randomUUID(),
       ...headers,
     },
-    JSON.stringify({ type: "fixed", name: `host ${crypto.randomUUID()}`, deadline_at: "2031-01-01T00:00:00Z" }),
+    JSON.stringify({
+      type: "fixed",
+      name: `host ${crypto.randomUUID()}`,
+      deadline_at: "2031-01-01T00:00:00Z",
+    }),
   );
 
 /** How many timers the key's account has, asked through a handler that answers any host. */
@@ -111,7 +119,9 @@ let counter: number | undefined;
 
 describe("allowedHosts over real HTTP", () => {
   it("answers the allowed hosts and refuses any other with the envelope, creating nothing", async () => {
-    const port = await serve({ allowedHosts: ["timers.example.test", "localhost:8787", ".shop.test"] });
+    const port = await serve({
+      allowedHosts: ["timers.example.test", "localhost:8787", ".shop.test"],
+    });
     const ok = await create(port, { host: "timers.example.test" });
     expect(ok.status).toBe(201);
     expect(ok.headers.location).toMatch(/^http:\/\/timers\.example\.test\/api\/v1\/timers\//);
@@ -120,10 +130,18 @@ describe("allowedHosts over real HTTP", () => {
     expect((await create(port, { host: "eu.shop.test" })).status).toBe(201);
 
     const before = await timerCount();
-    for (const host of ["attacker.example", "localhost:9999", "evilshop.test", "timers.example.test.attacker.example"]) {
+    for (const host of [
+      "attacker.example",
+      "localhost:9999",
+      "evilshop.test",
+      "timers.example.test.attacker.example",
+    ]) {
       const refused = await create(port, { host });
       expect(refused.status, host).toBe(400);
-      expect(refused.json.error).toMatchObject({ code: "validation_error", details: { field: "Host" } });
+      expect(refused.json.error).toMatchObject({
+        code: "validation_error",
+        details: { field: "Host" },
+      });
       expect(refused.json.error.message).toContain(host.toLowerCase());
       expect(refused.headers.location).toBeUndefined();
       expect(refused.headers["x-request-id"]).toBe(refused.json.error.request_id);
@@ -137,10 +155,16 @@ describe("allowedHosts over real HTTP", () => {
   it("checks the forwarded host only with trustProxy, and then checks it too", async () => {
     const plain = await serve({ allowedHosts: ["timers.example.test"] });
     // Without trustProxy X-Forwarded-Host is ignored: Host decides, both ways.
-    const ignored = await create(plain, { host: "timers.example.test", "x-forwarded-host": "attacker.example" });
+    const ignored = await create(plain, {
+      host: "timers.example.test",
+      "x-forwarded-host": "attacker.example",
+    });
     expect(ignored.status).toBe(201);
     expect(ignored.headers.location).toMatch(/^http:\/\/timers\.example\.test\//);
-    expect((await create(plain, { host: "attacker.example", "x-forwarded-host": "timers.example.test" })).status).toBe(400);
+    expect(
+      (await create(plain, { host: "attacker.example", "x-forwarded-host": "timers.example.test" }))
+        .status,
+    ).toBe(400);
 
     const proxied = await serve({ allowedHosts: ["timers.example.test"], trustProxy: true });
     const forwarded = await create(proxied, {
@@ -150,7 +174,14 @@ describe("allowedHosts over real HTTP", () => {
     });
     expect(forwarded.status).toBe(201);
     expect(forwarded.headers.location).toMatch(/^https:\/\/timers\.example\.test\//);
-    expect((await create(proxied, { host: "timers.example.test", "x-forwarded-host": "attacker.example" })).status).toBe(400);
+    expect(
+      (
+        await create(proxied, {
+          host: "timers.example.test",
+          "x-forwarded-host": "attacker.example",
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("takes the config's allowed_hosts and trust_proxy; a base_url makes any Host harmless", async () => {
@@ -158,10 +189,16 @@ describe("allowedHosts over real HTTP", () => {
       config: { render: { threads: 0 }, allowed_hosts: ["timers.example.test"], trust_proxy: true },
     });
     expect((await create(fromConfig, { host: "attacker.example" })).status).toBe(400);
-    expect((await create(fromConfig, { host: "x", "x-forwarded-host": "timers.example.test" })).status).toBe(201);
+    expect(
+      (await create(fromConfig, { host: "x", "x-forwarded-host": "timers.example.test" })).status,
+    ).toBe(201);
 
     const fixed = await serve({
-      config: { render: { threads: 0 }, base_url: "https://timers.example.com", allowed_hosts: ["only.test"] },
+      config: {
+        render: { threads: 0 },
+        base_url: "https://timers.example.com",
+        allowed_hosts: ["only.test"],
+      },
     });
     const anyHost = await create(fixed, { host: "attacker.example" });
     expect(anyHost.status).toBe(201);
@@ -205,7 +242,15 @@ describe("the allowed-hosts grammar", () => {
   });
 
   it("refuses entries that are not hosts, in one line, at start", () => {
-    for (const bad of ["http://x.test", "x.test/path", "a b", "", "x.test:99999", ".x.test:80", "*.x.test"]) {
+    for (const bad of [
+      "http://x.test",
+      "x.test/path",
+      "a b",
+      "",
+      "x.test:99999",
+      ".x.test:80",
+      "*.x.test",
+    ]) {
       expect(() => allowedHostsCheck([bad]), bad).toThrow(AllowedHostsError);
       expect(() => resolveConfig({ allowed_hosts: [bad] }), bad).toThrow(ConfigError);
     }

@@ -1,16 +1,17 @@
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Command } from "commander";
-import { LOG_FORMAT_HELP, LOG_LEVEL_HELP, logDatabaseReady } from "../logging";
-import { parseAllowedHosts, servedHosts } from "../hosts";
 import { firstStartBanner, keysFilePath, writeFirstStartKeys } from "../first-start";
+import { parseAllowedHosts, servedHosts } from "../hosts";
+import { LOG_FORMAT_HELP, LOG_LEVEL_HELP, logDatabaseReady } from "../logging";
 import { CliError, DB_OPTION_HELP } from "../options";
 import { userPath } from "../paths";
 import { startServer } from "../server";
 import { startProcess } from "./process-start";
 
 /** The default of `--keys-file`, for the help text. */
-const KEYS_FILE_HELP = "tminus-first-start-keys.txt beside the SQLite file, else in the current folder";
+const KEYS_FILE_HELP =
+  "tminus-first-start-keys.txt beside the SQLite file, else in the current folder";
 
 /** Where `tminus serve` listens unless `--port` (or PORT) and `--host` say otherwise. */
 export const DEFAULT_PORT = 8787;
@@ -101,7 +102,7 @@ export function registerServe(program: Command): void {
     .option("--log-level <level>", LOG_LEVEL_HELP, "info")
     .option(
       "--keys-file <file>",
-      `where a first start writes the new keys' secrets (mode 0600) instead of printing them; with JSON logs it always does (default: ${KEYS_FILE_HELP})`,
+      `where a first start writes the new keys' secrets (mode 0600) instead of printing them; always used unless pretty logs go to a terminal (default: ${KEYS_FILE_HELP})`,
     )
     .option(
       "--shutdown-delay <seconds>",
@@ -164,7 +165,8 @@ export function registerServe(program: Command): void {
       const toTerminal = format === "pretty";
       const out = process.stdout;
       if (running.bootstrapped) {
-        if (toTerminal && opts.keysFile === undefined) {
+        // Printed only to a person at a terminal; a pipe or a file may be a log collector.
+        if (toTerminal && process.stdout.isTTY && opts.keysFile === undefined) {
           out.write(
             firstStartBanner(
               running.bootstrapped,
