@@ -1,10 +1,7 @@
 // Every vitest project loads this first. Property tests run a fixed number of times
 // and fast-check prints the seed and path of a failure, so a CI failure replays with
 // `FC_SEED=<seed> FC_PATH=<path> npx vitest run <file> -t <name>` (docs/testing.md).
-import { relative } from "node:path";
 import fc from "fast-check";
-import { afterAll, expect } from "vitest";
-import { skippingNotes } from "./test/_skipping";
 
 const seed = process.env.FC_SEED;
 const path = process.env.FC_PATH;
@@ -17,14 +14,4 @@ fc.configureGlobal({
   ...(path ? { path } : {}),
   // Replaying a path needs the very same run, shrinking included; then stop at once.
   ...(path ? { endOnFailure: true } : {}),
-});
-
-// A file that skipped tests for want of PostgreSQL or Chromium (outside CI) says so in one
-// line, with how to get them: a quiet skip would read as a pass.
-afterAll(() => {
-  const notes = skippingNotes();
-  if (notes.size === 0) return;
-  const file = relative(process.cwd(), expect.getState().testPath ?? "a test file");
-  process.stderr.write(`SKIPPED tests of ${file}: ${[...notes].join("; ")}\n`);
-  notes.clear();
 });

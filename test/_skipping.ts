@@ -1,19 +1,23 @@
-// What a test file skips for want of a real part (PostgreSQL, Chromium) outside CI: noted here
-// by the helpers that look for the part, and said in one line per file by vitest.setup.ts
-// after the file ran, with how to get the part. Under CI=true the helpers throw instead.
+// What a test file skips for want of a real part (PostgreSQL, Chromium) outside CI, said in one
+// line per file and part, with how to get it: a quiet skip would read as a pass. The helpers
+// that look for a part call `skipping`; under CI=true they throw instead.
+import { relative } from "node:path";
+import { expect } from "vitest";
 
 const KEY = Symbol.for("tminus.test.skipping");
 
-/** The notes of the file running now (vitest runs each file with fresh modules). */
-export function skippingNotes(): Set<string> {
-  const holder = globalThis as { [KEY]?: Set<string> };
-  holder[KEY] ??= new Set<string>();
-  return holder[KEY];
-}
-
 /** Notes that this file skips tests because `what` is missing; `how` says how to get it. */
 export function skipping(what: string, how: string): void {
-  skippingNotes().add(`no ${what} (${how})`);
+  // One line per file and part, however many helpers notice (vitest gives each file fresh
+  // modules, but globalThis may be shared by the files a worker runs).
+  const holder = globalThis as { [KEY]?: Set<string> };
+  holder[KEY] ??= new Set<string>();
+  const path = expect.getState().testPath;
+  const file = path ? relative(process.cwd(), path) : "a test file";
+  const line = `SKIPPED tests of ${file}: no ${what} (${how})`;
+  if (holder[KEY].has(line)) return;
+  holder[KEY].add(line);
+  process.stderr.write(`${line}\n`);
 }
 
 /** How to get Chromium for the browser tests. */

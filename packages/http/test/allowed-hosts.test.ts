@@ -144,7 +144,7 @@ describe("allowedHosts over real HTTP", () => {
       });
       expect(refused.json.error.message).toContain(host.toLowerCase());
       expect(refused.headers.location).toBeUndefined();
-      expect(refused.headers["x-request-id"]).toBe(refused.json.error.request_id);
+      expect(refused.headers["x-request-id"]).toBe(refused.json.request_id);
     }
     expect(await timerCount()).toBe(before);
     // The public pages too (they print absolute URLs); the probes answer any host.
