@@ -3,7 +3,7 @@
 // --base-url only the allowed hosts are answered (loopback and the listen address by default,
 // --allowed-hosts, the config's allowed_hosts), X-Forwarded-Host only with --trust-proxy. Bad
 // flags get one line and create nothing.
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
