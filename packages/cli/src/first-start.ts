@@ -52,12 +52,13 @@ export function writeFirstStartKeys(
   file: string,
   keys: IssuedApiKey[],
   url: string,
+  dashboardPath: string | null,
 ): boolean {
   const prefixes = Object.fromEntries(keys.map((key) => [key.environment, key.prefix]));
   try {
     writeFileSync(
       file,
-      `${firstStartBanner(keys, url, null).trimStart()}Store them, then delete this file.\n`,
+      `${firstStartBanner(keys, url, dashboardPath).trimStart()}Store them, then delete this file.\n`,
       { flag: "wx", mode: 0o600 },
     );
   } catch (error) {

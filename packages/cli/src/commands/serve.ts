@@ -164,19 +164,14 @@ export function registerServe(program: Command): void {
       // never a secret. What a terminal shows as text is an event there.
       const toTerminal = format === "pretty";
       const out = process.stdout;
+      const dashboardPath = config.dashboard.enabled ? config.dashboard.path : null;
       if (running.bootstrapped) {
         // Printed only to a person at a terminal; a pipe or a file may be a log collector.
         if (toTerminal && process.stdout.isTTY && opts.keysFile === undefined) {
-          out.write(
-            firstStartBanner(
-              running.bootstrapped,
-              running.url,
-              config.dashboard.enabled ? config.dashboard.path : null,
-            ),
-          );
+          out.write(firstStartBanner(running.bootstrapped, running.url, dashboardPath));
         } else {
           const file = keysFilePath(opts.keysFile, { kind: store.kind, path });
-          writeFirstStartKeys(logger, file, running.bootstrapped, running.url);
+          writeFirstStartKeys(logger, file, running.bootstrapped, running.url, dashboardPath);
         }
       }
       const role = opts.worker ? "" : ", HTTP only: no webhook worker, no purge";
