@@ -70,7 +70,7 @@ describe("tminus serve", () => {
     const first = await serve(["--db", db]);
     // stdout is a pipe (not a terminal): the secrets are in the 0600 file beside the database,
     // never on stdout; the file holds what a terminal would show.
-    expect(first.output).not.toMatch(/svc_(test|live)_/);
+    expect(first.output).not.toMatch(/svc_(test|live)_[0-9A-Za-z]{38}/);
     const shown = readFileSync(join(dir, "tminus-first-start-keys.txt"), "utf8");
     const sandbox = /sandbox\s+(svc_test_\w+)/.exec(shown)?.[1];
     const production = /production\s+(svc_live_\w+)/.exec(shown)?.[1];
