@@ -26,7 +26,11 @@ beforeAll(async () => {
     startTestServer({ render: { ...render, shared_cache_seconds: 5 } }),
   ]);
   for (const s of [shared, plain, five]) s.setNow(NOW);
-});
+  // The first image of a handler builds the look's atlas: slow on a busy machine, done here.
+  await Promise.all(
+    [shared, plain, five].map(async (s) => open(`${(await publishedOn(s)).urls.png}`)),
+  );
+}, 180_000);
 afterAll(() => Promise.all([shared, plain, five].map((s) => s.close())));
 
 async function publishedOn(s: TestServer, body: Record<string, unknown> = fixedTimer()) {
