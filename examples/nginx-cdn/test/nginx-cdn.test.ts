@@ -57,7 +57,10 @@ function started(
   children.push(child);
   let output = "";
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} did not start: ${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${command} did not start: ${output}`)),
+      60_000,
+    );
     const seen = (chunk: Buffer) => {
       output += chunk;
       const match = ready.exec(output);

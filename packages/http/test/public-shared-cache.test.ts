@@ -152,13 +152,16 @@ describe("render.shared_cache_seconds: 1", () => {
       ["frames", "1"],
     );
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(param, { selector: ([k]) => k, maxLength: 5 }), async (ps) => {
-        const query = new URLSearchParams([["frames", "1"], ...ps]).toString();
-        const res = await open(`${t.urls.gif}?${query}`);
-        expect(res.status, query).toBe(200);
-        const personal = ps.some(([k]) => ["r", "deadline", "start", "sig"].includes(k!));
-        expect(res.headers.get("cache-control"), query).toBe(personal ? PRIVATE : SHARED);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(param, { selector: ([k]) => k, maxLength: 5 }),
+        async (ps) => {
+          const query = new URLSearchParams([["frames", "1"], ...ps]).toString();
+          const res = await open(`${t.urls.gif}?${query}`);
+          expect(res.status, query).toBe(200);
+          const personal = ps.some(([k]) => ["r", "deadline", "start", "sig"].includes(k!));
+          expect(res.headers.get("cache-control"), query).toBe(personal ? PRIVATE : SHARED);
+        },
+      ),
       { numRuns: 40 },
     );
   });

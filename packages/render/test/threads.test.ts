@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { threadsThatPay } from "../src/render-many";
 import {
   busyCores,
   type CpuSample,
@@ -7,7 +8,6 @@ import {
   measureThreads,
   sampleCpu,
 } from "../src/threads";
-import { threadsThatPay } from "../src/render-many";
 
 // How many render threads a batch starts, from the CPUs, the cores busy on the machine and this
 // process's own share of them.
