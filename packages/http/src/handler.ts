@@ -125,7 +125,7 @@ export function createDispatch(
   const cache = createReadCache(store, { maxKeys: bounds.api_keys, maxTimers: bounds.timers });
   const usage = createUsageMeter(store, onError);
   const trustProxy = options.trustProxy ?? false;
-  const publicRoutes = createPublicRoutes({ store, config, cache, trustProxy, onError });
+  const publicRoutes = createPublicRoutes({ store, config, cache, trustProxy, onError, now });
   const requestLog: RequestLog = createRequestLog(store, onError, {
     onDropped: (entries) =>
       logger

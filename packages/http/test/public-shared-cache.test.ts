@@ -1,16 +1,16 @@
 // A shared cache in front (`render.shared_cache_seconds`, docs/deploy.md "A CDN in front"), over
-// real HTTP: an image whose URL names no recipient may be kept by a CDN for that many seconds,
-// dated to the second its first frame shows; a recipient's own image, a test send, the ended
+// real HTTP: an image whose URL names no recipient may be kept by a CDN for that many seconds
+// from when it was answered; a recipient's own image, a test send, the ended
 // image's redirect, pages and the JSON are never shared; and with the option off (the default)
 // every image is answered exactly as before.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTimer, fixedTimer, startTestServer, type TestServer } from "./_harness";
 
-// 23:00:00.750 on the last day of 2029: the frame shows this second; the Date says so.
+// 23:00:00.750 on the last day of 2029, the servers' clock: the frame shows this second, and
+// nginx may keep it to the end of this second (the fixed clock does not move while it draws).
 const NOW = Date.UTC(2029, 11, 31, 23, 0, 0, 750);
 const SECOND = Math.floor(NOW / 1000);
-const HTTP_DATE = "Mon, 31 Dec 2029 23:00:00 GMT";
 const SHARED = "public, max-age=0, s-maxage=1";
 const PRIVATE = "private, no-cache, max-age=0";
 const DEFAULT = "no-cache, max-age=0";
@@ -40,12 +40,13 @@ async function publishedOn(s: TestServer, body: Record<string, unknown> = fixedT
 
 async function open(url: string, init: RequestInit = {}) {
   const res = await fetch(url, { redirect: "manual", ...init });
-  await res.arrayBuffer();
+  const body = await res.arrayBuffer();
+  if (process.env.DEBUG_SC) console.log(url, res.status, [...res.headers], Buffer.from(body).subarray(0, 80).toString());
   return res;
 }
 
 describe("render.shared_cache_seconds: 1", () => {
-  it("a GIF and a PNG without a recipient are public for a second, dated to their frame's second", async () => {
+  it("a GIF and a PNG without a recipient are public for a second, to nginx until that second's end", async () => {
     const t = await publishedOn(shared);
     for (const url of [
       `${t.urls.gif}?frames=2`,
@@ -57,8 +58,9 @@ describe("render.shared_cache_seconds: 1", () => {
       const res = await open(url);
       expect(res.status, url).toBe(200);
       expect(res.headers.get("cache-control"), url).toBe(SHARED);
-      expect(res.headers.get("date"), url).toBe(HTTP_DATE);
       expect(res.headers.get("x-accel-expires"), url).toBe(`@${SECOND}`);
+      // The Date is Node's own, of the sending: a cache ages the copy from when it was sent.
+      expect(Math.abs(Date.parse(res.headers.get("date")!) - Date.now()), url).toBeLessThan(60_000);
       expect(res.headers.get("etag"), url).toMatch(/^"[\w-]{27}"$/);
     }
   });
@@ -172,13 +174,12 @@ describe("render.shared_cache_seconds: 5", () => {
     const t = await publishedOn(five);
     const res = await open(`${t.urls.gif}?frames=1`);
     expect(res.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=5");
-    expect(res.headers.get("date")).toBe(HTTP_DATE);
     expect(res.headers.get("x-accel-expires")).toBe(`@${SECOND + 4}`);
   });
 });
 
 describe("the default (0): nothing shared, headers as before", () => {
-  it("every image is no-cache, with the server's own Date", async () => {
+  it("every image is no-cache, and nothing tells nginx to keep it", async () => {
     const t = await publishedOn(plain);
     const evergreen = await publishedOn(plain, {
       name: "Evergreen",
@@ -190,8 +191,6 @@ describe("the default (0): nothing shared, headers as before", () => {
       expect(res.status, url).toBe(200);
       expect(res.headers.get("cache-control"), url).toBe(DEFAULT);
       expect(res.headers.get("x-accel-expires"), url).toBeNull();
-      // Node's own Date: the real clock, not the server's fixed one.
-      expect(res.headers.get("date"), url).not.toBe(HTTP_DATE);
     }
   });
 });

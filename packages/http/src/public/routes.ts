@@ -81,6 +81,8 @@ export function createPublicRoutes(deps: {
   /** Take the client's address from the proxy's headers (analytics' viewer hash). */
   trustProxy?: boolean;
   onError: (error: unknown, requestId: string) => void;
+  /** The handler's clock, read when an answer is ready (how long a shared cache may keep it). */
+  now?: () => number;
 }) {
   const images = createImageCache(deps.config.render.image_cache_mb * 1024 * 1024);
   const bounds = cachesConfig(deps.config);
@@ -104,6 +106,7 @@ export function createPublicRoutes(deps: {
   const shedder = createLoadShedder(deps.config.render.page_shed_delay_ms);
   // 0 (the default): every image is answered `no-cache` alone, as before the option existed.
   const sharedSeconds = deps.config.render.shared_cache_seconds;
+  const readClock = deps.now ?? Date.now;
   let unavailable: Promise<{ gif: Uint8Array; png: Uint8Array }> | undefined;
 
   // Drawn once, on the render threads like every other image: never on the API's event loop.
@@ -398,7 +401,7 @@ export function createPublicRoutes(deps: {
     if (isImage && sharedSeconds > 0 && built.status === 200) {
       if (hasRecipientParams(req)) {
         built.headers["cache-control"] = PRIVATE_IMAGE_CACHE_CONTROL;
-      } else Object.assign(built.headers, sharedImageHeaders(sharedSeconds, now));
+      } else Object.assign(built.headers, sharedImageHeaders(sharedSeconds, readClock()));
     }
     if (setCookie) built.headers["set-cookie"] = setCookie;
     if (zoned && !zoned.applied) built.headers["x-tminus-timezone-ignored"] = zoned.reason;

@@ -15,20 +15,20 @@ export function hasRecipientParams(req: ApiRequest): boolean {
 }
 
 /**
- * The headers of an image a shared cache may keep for `seconds`: `s-maxage` for caches (browsers
- * still ask each time, `max-age=0`), a `Date` of the second the first frame shows (so a cache
- * that ages by Date never keeps it past that second plus `seconds`), and nginx's own
- * `X-Accel-Expires` with the same instant, because nginx counts `s-maxage` from when it
- * received the answer in whole seconds, which keeps a frame up to a second longer. nginx drops
- * that header before the client; other caches ignore it.
+ * The headers of an image a shared cache may keep for `seconds` from `sentAt`, the moment the
+ * answer is ready: `s-maxage` for caches (browsers still ask each time, `max-age=0`), and
+ * nginx's own `X-Accel-Expires` with the end of that many seconds counted in whole seconds from
+ * `sentAt`'s, because nginx counts `s-maxage` from the second it received the answer plus the
+ * whole of the next, which keeps a frame up to a second longer. Counted from the answer, not
+ * from the request: an image that took long to draw is still worth keeping (counted from the
+ * request, a slow second would make every copy stale on arrival and send every open through).
+ * nginx drops the header before the client; other caches ignore it.
  */
-export function sharedImageHeaders(seconds: number, now: number): Record<string, string> {
-  const second = Math.floor(now / 1000);
+export function sharedImageHeaders(seconds: number, sentAt: number): Record<string, string> {
   return {
     "cache-control": `public, max-age=0, s-maxage=${seconds}`,
-    date: new Date(second * 1000).toUTCString(),
     // nginx keeps a copy while its clock's second is at most this one.
-    "x-accel-expires": `@${second + seconds - 1}`,
+    "x-accel-expires": `@${Math.floor(sentAt / 1000) + seconds - 1}`,
   };
 }
 
