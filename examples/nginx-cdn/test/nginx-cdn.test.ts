@@ -167,7 +167,6 @@ describe.skipIf(missing !== null)("examples/nginx-cdn: nginx in front of tminus"
       if (i > 100) throw new Error("nginx did not answer");
       await new Promise((r) => setTimeout(r, 100));
     }
-    const linesBefore = serve.output().split("\n").length;
 
     // Two looks and sizes of the same timer, half the opens each, paced at 2,000 per second.
     const urls = [
@@ -175,6 +174,14 @@ describe.skipIf(missing !== null)("examples/nginx-cdn: nginx in front of tminus"
       `/t/${created.id}/countdown.gif?width=300&variant=dark&utm_source=mail`,
     ];
     const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+    // The first image of a look and size draws its glyph atlas, seconds on a busy machine:
+    // longer than nginx holds the other opens back (proxy_cache_lock_timeout, 5 s), after which
+    // they all go through. Asked once each before the send, as a test send would.
+    for (const path of urls) expect((await open(agent, port, path)).status).toBe(200);
+    // Their lines written out (nginx at once, tminus within 200 ms) before the send is counted.
+    await new Promise((r) => setTimeout(r, 1000));
+    const logFrom = readFileSync(join(dir, "access.log"), "utf8").length;
+    const linesBefore = serve.output().split("\n").length;
     const results: Awaited<ReturnType<typeof open>>[] = [];
     const begin = Date.now();
     let sent = 0;
@@ -204,7 +211,7 @@ describe.skipIf(missing !== null)("examples/nginx-cdn: nginx in front of tminus"
     expect(results.filter((r) => r.status !== 200 || !r.gif)).toEqual([]);
 
     // nginx's log: which opens it passed to tminus, by URL and second.
-    const log = readFileSync(join(dir, "access.log"), "utf8").trim().split("\n");
+    const log = readFileSync(join(dir, "access.log"), "utf8").slice(logFrom).trim().split("\n");
     const passed = new Map<string, number>();
     let reached = 0;
     for (const line of log) {
@@ -232,13 +239,21 @@ describe.skipIf(missing !== null)("examples/nginx-cdn: nginx in front of tminus"
       `nginx-cdn: ${OPENS} opens in ${took.toFixed(1)} s, ${reached} reached tminus ` +
         `(nginx's log; tminus logged ${lines.length}), busiest URL-second ${busiest}, ` +
         `busiest tminus second ${Math.max(...perSecond.values())}, ` +
-        `hits ${results.filter((r) => r.cache === "HIT").length}`,
+        `HIT ${results.filter((r) => r.cache === "HIT").length}, ` +
+        `UPDATING ${results.filter((r) => r.cache === "UPDATING").length}; busiest: ` +
+        [...passed]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 3)
+          .map(([k, n]) => `${n} ${k}`)
+          .join(", "),
     );
     expect(lines.length).toBe(reached);
     expect(busiest).toBeLessThanOrEqual(2);
     for (const n of perSecond.values()) expect(n).toBeLessThanOrEqual(2 * urls.length);
     expect(reached).toBeLessThanOrEqual(2 * urls.length * (Math.ceil(took) + 1));
-    // The cache answered nearly everything.
-    expect(results.filter((r) => r.cache === "HIT").length).toBeGreaterThan(OPENS * 0.95);
+    // The cache answered nearly everything: fresh copies (HIT), and the expiring copy while one
+    // request fetched the next second's (UPDATING).
+    const cached = results.filter((r) => r.cache === "HIT" || r.cache === "UPDATING").length;
+    expect(cached).toBeGreaterThan(OPENS * 0.95);
   }, 180_000);
 });
