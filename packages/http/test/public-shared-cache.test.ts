@@ -40,8 +40,7 @@ async function publishedOn(s: TestServer, body: Record<string, unknown> = fixedT
 
 async function open(url: string, init: RequestInit = {}) {
   const res = await fetch(url, { redirect: "manual", ...init });
-  const body = await res.arrayBuffer();
-  if (process.env.DEBUG_SC) console.log(url, res.status, [...res.headers], Buffer.from(body).subarray(0, 80).toString());
+  await res.arrayBuffer();
   return res;
 }
 
