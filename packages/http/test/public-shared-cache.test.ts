@@ -140,7 +140,7 @@ describe("render.shared_cache_seconds: 1", () => {
 
   it("any query: public exactly when no recipient parameter is present", async () => {
     const t = await publishedOn(shared);
-    const param = fc.constantFrom(
+    const param = fc.constantFrom<[string, string]>(
       ["r", "ann"],
       ["deadline", "2030-01-01T13:00:00Z"],
       ["start", "2029-12-31T22:00:00Z"],
@@ -156,7 +156,7 @@ describe("render.shared_cache_seconds: 1", () => {
       fc.asyncProperty(
         fc.uniqueArray(param, { selector: ([k]) => k, maxLength: 5 }),
         async (ps) => {
-          const query = new URLSearchParams([["frames", "1"], ...ps]).toString();
+          const query = new URLSearchParams([["frames", "1"], ...ps] as string[][]).toString();
           const res = await open(`${t.urls.gif}?${query}`);
           expect(res.status, query).toBe(200);
           const personal = ps.some(([k]) => ["r", "deadline", "start", "sig"].includes(k!));
