@@ -4,7 +4,9 @@
 //
 //   node bench/_floor-server.mjs <mode> <secret> <timer-id>
 //
-// Modes: `bare` (a fixed body, two headers: hot-path-ab.mjs's baseline), `floor` (per request:
+// Modes: `bare` (a fixed body, two headers: hot-path-ab.mjs's baseline), `image` (a fixed
+// buffer of <secret> bytes, default 21,000, as `image/gif` with the headers an email image
+// carries: same-timer-ab.mjs's baseline), `floor` (per request:
 // the Bearer key parsed, hashed with SHA-256 and found in a Map, its digest compared in
 // constant time, a per-key request counter, a UUIDv7 request id, the remaining time computed
 // by @tminus/core, the envelope serialised, and the seven headers tminus answers with), and
@@ -54,7 +56,18 @@ function lineWriter() {
 const bareBody = Buffer.from(
   JSON.stringify({ data: { object: "timer_status" }, request_id: uuidv7(Date.now()) }).padEnd(367),
 );
+const imageBody = mode === "image" ? Buffer.alloc(Number(secret) || 21_000, 7) : null;
 const server = createServer((req, res) => {
+  if (imageBody) {
+    res.writeHead(200, {
+      "content-type": "image/gif",
+      "cache-control": "no-cache, max-age=0",
+      "content-length": imageBody.byteLength,
+      etag: '"bare-image-etag-of-27-chars-"',
+    });
+    res.end(imageBody);
+    return;
+  }
   if (mode === "bare") {
     res.writeHead(200, {
       "content-type": "application/json; charset=utf-8",

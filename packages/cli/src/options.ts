@@ -23,7 +23,7 @@ export async function openStore(
 /** Reads and validates the JSON config file of `--config` (defaults when absent). */
 export function loadConfig(
   file: string | undefined,
-  overrides: { base_url?: string } = {},
+  overrides: { base_url?: string; shared_cache_seconds?: number } = {},
 ): TminusConfig {
   let input: Record<string, unknown> = {};
   if (file) {
@@ -41,12 +41,30 @@ export function loadConfig(
     }
   }
   if (overrides.base_url) input = { ...input, base_url: overrides.base_url };
+  if (overrides.shared_cache_seconds !== undefined) {
+    // The flag wins over the file's value; the file's other render settings stay.
+    const render = typeof input.render === "object" && input.render !== null ? input.render : {};
+    input = {
+      ...input,
+      render: { ...render, shared_cache_seconds: overrides.shared_cache_seconds },
+    };
+  }
   try {
     return resolveConfig(input);
   } catch (err) {
     if (err instanceof ConfigError) throw new CliError(`${file ?? "config"}: ${err.message}`);
     throw err;
   }
+}
+
+/** `--shared-cache-seconds`: how long a CDN may keep an image shared by every recipient. */
+export function parseSharedCacheSeconds(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d{1,2}$/.test(value) || n > 60) {
+    throw new CliError(`--shared-cache-seconds must be an integer from 0 to 60, got "${value}"`);
+  }
+  return n;
 }
 
 /** `--pool-size`: PostgreSQL connections of one process. */

@@ -32,6 +32,11 @@ export interface RenderConfig {
   still_cache_mb: number;
   /** Event-loop delay in ms past which hosted pages and embeds answer `503 overloaded`; 0 never. */
   page_shed_delay_ms: number;
+  /**
+   * Seconds a shared cache (a CDN, a reverse proxy) may keep an image that is the same for
+   * every recipient (`Cache-Control: public, s-maxage=N`); 0: no image is shared (docs/deploy.md).
+   */
+  shared_cache_seconds: number;
 }
 
 /** The browser dashboard (docs/dashboard.md). */
@@ -170,6 +175,7 @@ export const DEFAULT_CONFIG: TminusConfig = {
     max_wait_ms: 2000,
     still_cache_mb: 4,
     page_shed_delay_ms: 100,
+    shared_cache_seconds: 0,
   },
   dashboard: {
     enabled: true,
@@ -408,6 +414,7 @@ const RENDER_BOUNDS: Record<keyof RenderConfig, [number, number]> = {
   max_wait_ms: [0, 600_000],
   still_cache_mb: [0, 4096],
   page_shed_delay_ms: [0, 60_000],
+  shared_cache_seconds: [0, 60],
 };
 
 function renderSection(input: unknown): RenderConfig {

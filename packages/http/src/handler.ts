@@ -140,7 +140,7 @@ export function createDispatch(
   // With a configured base_url no URL comes from the request, so any Host is harmless.
   const hostAllowed =
     config.base_url === null && allowedHosts !== null ? allowedHostsCheck(allowedHosts) : null;
-  const publicRoutes = createPublicRoutes({ store, config, cache, trustProxy, onError });
+  const publicRoutes = createPublicRoutes({ store, config, cache, trustProxy, onError, now });
   const requestLog: RequestLog = createRequestLog(store, onError, {
     onDropped: (entries) =>
       logger

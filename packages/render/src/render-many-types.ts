@@ -76,7 +76,9 @@ export interface RenderManyOptions extends RenderJob {
    * cores busy on the machine, less what this process itself used, from `os.cpus()` and
    * `process.cpuUsage()`); then `chooseThreads` starts one thread per idle core beyond the
    * caller's, at most 4: none on a busy machine, where the caller's thread renders alone.
-   * 0: no pool, every image on the caller's thread.
+   * 0: no pool, every image on the caller's thread. A number is an upper bound: never more
+   * threads than CPUs (`os.availableParallelism()`), less one when the caller's thread renders
+   * too, and at least one; a thread beyond those only slows the batch down.
    */
   threads?: number;
   /**

@@ -183,7 +183,8 @@ function createDispatch(options: RenderManyOptions, concurrency: number): Dispat
     usePool(own);
   };
   if (options.pool) usePool(options.pool);
-  else if (threads !== undefined && threads > 0) startOwn(threads);
+  else if (threads !== undefined && threads > 0)
+    startOwn(threadsThatPay(threads, availableParallelism(), local !== null));
   else if (threads === undefined) {
     // Without the caller's thread something must render from the start: no time to watch.
     if (local === null)
@@ -260,6 +261,18 @@ function createDispatch(options: RenderManyOptions, concurrency: number): Dispat
       local?.clear();
     },
   };
+}
+
+/**
+ * The threads a pool made for one call may have: what was asked, at most one per CPU the
+ * process may use, less the one the caller's thread renders on when it renders too (at least
+ * one). A thread beyond the cores only takes its share from the others and costs its start
+ * (Node, fonts, the atlas: some half a second of CPU) on top: `threads: 2` beside the caller's
+ * thread on two cores was slower than one thread (bench/README.md, issue 40).
+ */
+export function threadsThatPay(asked: number, cores: number, callerThread: boolean): number {
+  const usable = Math.max(1, Math.floor(cores)) - (callerThread ? 1 : 0);
+  return Math.max(1, Math.min(asked, usable));
 }
 
 /** A pool shared with others may be full for a moment: wait, then try again. */

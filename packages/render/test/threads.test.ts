@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { threadsThatPay } from "../src/render-many";
 import {
   busyCores,
   type CpuSample,
@@ -116,5 +117,36 @@ describe("busyCores", () => {
     if (after.machineMs !== null) expect(busy).toBeGreaterThan(own - 0.35);
     const n = await measureThreads(true, 30);
     expect(Number.isInteger(n) && n >= 0 && n <= 4).toBe(true);
+  });
+});
+
+// A `threads` number given to renderMany is an upper bound (issue 40: `threads: 2` beside the
+// caller's thread on two cores was slower than one thread).
+describe("threadsThatPay", () => {
+  it("on two cores: one thread beside the caller's, two without it, never none", () => {
+    expect(threadsThatPay(2, 2, true)).toBe(1);
+    expect(threadsThatPay(2, 2, false)).toBe(2);
+    expect(threadsThatPay(1, 1, true)).toBe(1);
+    expect(threadsThatPay(8, 4, true)).toBe(3);
+    expect(threadsThatPay(3, 8, true)).toBe(3);
+  });
+
+  it("at most what was asked and the cores (less the caller's), at least one", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 0, max: 256 }),
+        fc.boolean(),
+        (asked, cores, caller) => {
+          const n = threadsThatPay(asked, cores, caller);
+          expect(Number.isInteger(n) && n >= 1 && n <= asked).toBe(true);
+          const usable = Math.max(1, cores) - (caller ? 1 : 0);
+          // Past one, the threads and the caller's thread fit the cores.
+          if (n > 1) expect(n).toBeLessThanOrEqual(usable);
+          // Nothing asked for is withheld while a core is free for it.
+          if (n < asked) expect(n).toBe(Math.max(1, usable));
+        },
+      ),
+    );
   });
 });

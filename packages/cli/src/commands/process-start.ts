@@ -1,5 +1,5 @@
 import { createCliLogger, parseLogFormat, parseLogLevel } from "../logging";
-import { loadConfig, openStore, parsePoolSize } from "../options";
+import { loadConfig, openStore, parsePoolSize, parseSharedCacheSeconds } from "../options";
 
 /** The flags every long-running command (`serve`, `worker`) takes, as commander hands them over. */
 export interface ProcessFlags {
@@ -8,6 +8,8 @@ export interface ProcessFlags {
   baseUrl?: string | null;
   migrate: boolean;
   poolSize?: string;
+  /** `serve --shared-cache-seconds` (render.shared_cache_seconds). */
+  sharedCacheSeconds?: string;
   logFormat?: string;
   logLevel: string;
 }
@@ -22,7 +24,10 @@ export async function startProcess(opts: ProcessFlags, role: string) {
   const format = parseLogFormat(opts.logFormat);
   const { logger, flush } = await createCliLogger(format, parseLogLevel(opts.logLevel));
   const poolSize = parsePoolSize(opts.poolSize);
-  const config = loadConfig(opts.config, { base_url: opts.baseUrl ?? undefined });
+  const config = loadConfig(opts.config, {
+    base_url: opts.baseUrl ?? undefined,
+    shared_cache_seconds: parseSharedCacheSeconds(opts.sharedCacheSeconds),
+  });
   const { store, path, applied } = await openStore(opts.db, {
     migrate: opts.migrate,
     poolSize,

@@ -98,6 +98,10 @@ export function registerServe(program: Command): void {
       "serve Prometheus metrics at /metrics on this port, a listener apart from the API's",
     )
     .option("--metrics-host <host>", "interface of the metrics listener (default: --host)")
+    .option(
+      "--shared-cache-seconds <n>",
+      "let a CDN or reverse proxy keep images without recipient parameters this many seconds (0 to 60; config render.shared_cache_seconds, default 0: none)",
+    )
     .option("--log-format <format>", LOG_FORMAT_HELP)
     .option("--log-level <level>", LOG_LEVEL_HELP, "info")
     .option(

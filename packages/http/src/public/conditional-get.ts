@@ -7,8 +7,19 @@ import type { ApiRequest, ApiResponse } from "../transport/exchange";
  * is the same for the same second, look and viewer's clock, and changes with the second.
  */
 export function imageEtag(key: string): string {
-  return `"${createHash("sha256").update(key).digest("base64url").slice(0, 27)}"`;
+  let tag = recentTags.get(key);
+  if (tag === undefined) {
+    tag = `"${createHash("sha256").update(key).digest("base64url").slice(0, 27)}"`;
+    // The same picture is asked for many times within its second (one timer, a whole send):
+    // its tag is hashed once. Started over when full: the keys move on every second anyway.
+    if (recentTags.size >= RECENT_TAGS) recentTags.clear();
+    recentTags.set(key, tag);
+  }
+  return tag;
 }
+
+const RECENT_TAGS = 1024;
+const recentTags = new Map<string, string>();
 
 /** Whether an If-None-Match value names `etag` (the weak comparison of RFC 9110 13.1.2), or is `*`. */
 export function ifNoneMatchHits(header: string | null, etag: string): boolean {

@@ -31,6 +31,16 @@ export function createImageCache(maxBytes = 16 * 1024 * 1024) {
 
   const NOTHING_TO_LEAVE = () => undefined;
 
+  /** The image kept for `key` (counted as a hit and made the freshest), or undefined. */
+  function kept(key: string): Uint8Array | undefined {
+    const hit = done.get(key);
+    if (hit === undefined) return undefined;
+    counts.hits++;
+    done.delete(key);
+    done.set(key, hit);
+    return hit;
+  }
+
   /**
    * The image for `key` and a way to stop waiting for it (see the cache's doc). `abortable`:
    * give a new render a signal (a request may leave it); without, leaving it aborts nothing.
@@ -40,13 +50,8 @@ export function createImageCache(maxBytes = 16 * 1024 * 1024) {
     render: (signal?: AbortSignal) => Promise<Uint8Array>,
     abortable = true,
   ): { image: Promise<Uint8Array>; leave: () => void } {
-    const hit = done.get(key);
-    if (hit) {
-      counts.hits++;
-      done.delete(key);
-      done.set(key, hit);
-      return { image: Promise.resolve(hit), leave: NOTHING_TO_LEAVE };
-    }
+    const hit = kept(key);
+    if (hit) return { image: Promise.resolve(hit), leave: NOTHING_TO_LEAVE };
     let entry = inFlight.get(key);
     if (entry) counts.coalesced++;
     else {
@@ -96,6 +101,7 @@ export function createImageCache(maxBytes = 16 * 1024 * 1024) {
 
   return {
     share,
+    kept,
     /** The image for `key`, rendering it with `render` only when neither kept nor running. */
     get(key: string, render: () => Promise<Uint8Array>): Promise<Uint8Array> {
       return share(key, render, false).image;

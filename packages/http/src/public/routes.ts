@@ -29,6 +29,11 @@ import { createLoadShedder } from "./load-shedding";
 import { unfilledMergeTagParam } from "./merge-tags";
 import { loadRender } from "./render-module";
 import { requestSource } from "./request-source";
+import {
+  hasRecipientParams,
+  PRIVATE_IMAGE_CACHE_CONTROL,
+  sharedImageHeaders,
+} from "./shared-cache";
 import { createStillImages, DEGRADED_HEADER } from "./still-images";
 import { createUploadedFonts, type TimerFont } from "./uploaded-fonts";
 import { FONTS_PREFIX } from "./urls";
@@ -76,6 +81,8 @@ export function createPublicRoutes(deps: {
   /** Take the client's address from the proxy's headers (analytics' viewer hash). */
   trustProxy?: boolean;
   onError: (error: unknown, requestId: string) => void;
+  /** The handler's clock, read when an answer is ready (how long a shared cache may keep it). */
+  now?: () => number;
 }) {
   const images = createImageCache(deps.config.render.image_cache_mb * 1024 * 1024);
   const bounds = cachesConfig(deps.config);
@@ -97,6 +104,9 @@ export function createPublicRoutes(deps: {
     maxWaitMs: deps.config.render.max_wait_ms,
   });
   const shedder = createLoadShedder(deps.config.render.page_shed_delay_ms);
+  // 0 (the default): every image is answered `no-cache` alone, as before the option existed.
+  const sharedSeconds = deps.config.render.shared_cache_seconds;
+  const readClock = deps.now ?? Date.now;
   let unavailable: Promise<{ gif: Uint8Array; png: Uint8Array }> | undefined;
 
   // Drawn once, on the render threads like every other image: never on the API's event loop.
@@ -186,6 +196,10 @@ export function createPublicRoutes(deps: {
       remaining,
       running,
     ].join("|");
+    // The campaign's common case, everyone opening one timer: this second's picture is kept.
+    // Answered before anything else is built for it (its input, the pool's state, a still).
+    const hit = images.kept(key);
+    if (hit) return binary(200, kind, hit, imageEtag(key));
     const input = imageInputOf(definition, status, {
       width: options.width,
       scale: options.scale,
@@ -381,6 +395,14 @@ export function createPublicRoutes(deps: {
         : isImage
           ? (endedImageRedirect(definition, status) ?? (await image(kind, timer, status, options!)))
           : await page(kind, timer, status, now, baseUrl);
+    // A drawn image (not the ended image's redirect) that is the same for everyone opening
+    // this URL in this second may be kept by a cache in front; a recipient's own never is (a
+    // test send and a prefetch held back carry a recipient's parameter too).
+    if (isImage && sharedSeconds > 0 && built.status === 200) {
+      if (hasRecipientParams(req)) {
+        built.headers["cache-control"] = PRIVATE_IMAGE_CACHE_CONTROL;
+      } else Object.assign(built.headers, sharedImageHeaders(sharedSeconds, readClock()));
+    }
     if (setCookie) built.headers["set-cookie"] = setCookie;
     if (zoned && !zoned.applied) built.headers["x-tminus-timezone-ignored"] = zoned.reason;
     // Only where a prefetch and a reader are shown different pictures (docs/email.md).
