@@ -9,6 +9,7 @@ export {
   type ImageInputOptions,
   imageInputOf,
   type UploadedFont,
+  type UploadedImage,
 } from "./image/input";
 export { IMAGE_SIZE, snapHeight, snapWidth } from "./image/size";
 // Recipient-URL signing and recurrence expansion have their own public surfaces.
@@ -41,9 +42,13 @@ export {
   currentLook,
   DARK_PALETTE,
   DEFAULT_LOOK,
+  LOOK_STYLES,
+  LOOK_WORDS_LIMITS,
   type Look,
   type LookColors,
   type LookInput,
+  type LookStyle,
+  type LookWords,
   lookInputSchema,
   lookOutputSchema,
   lookSchema,

@@ -33,7 +33,14 @@ export async function assertDrawable(
   uploadedFont: Uint8Array | null = null,
 ): Promise<void> {
   const { look, ended } = definition;
-  const texts = [look.separator, ended.text, ...Object.values(look.labels)];
+  const texts = [
+    look.separator,
+    ended.text,
+    ...Object.values(look.labels),
+    look.heading?.text,
+    look.subheading?.text,
+    look.button?.label,
+  ];
   if ((look.locale === "en" || !look.show_labels) && texts.every((t) => PLAIN.test(t ?? "")))
     return;
   let render: Awaited<ReturnType<typeof loadRender>>;
