@@ -79,7 +79,7 @@ function card(
   src: string,
   label: { name: string; about: string; tags: string[]; current: boolean },
 ): SafeHtml {
-  return html`<a href="${href}"${label.current ? html` aria-current="true"` : ""}><img src="${src}" alt="" width="600" loading="lazy"><strong>${label.name}</strong><span class="hint">${label.about}</span><span class="tags">${label.tags.map((t) => html`<span>${t}</span>`)}</span></a>`;
+  return html`<a href="${href}"${label.current ? html` aria-current="true"` : ""}><img src="${src}" alt="" width="600"><strong>${label.name}</strong><span class="hint">${label.about}</span><span class="tags">${label.tags.map((t) => html`<span>${t}</span>`)}</span></a>`;
 }
 
 /** Where choosing a look leads: a new timer's builder, or the timer being edited. */
