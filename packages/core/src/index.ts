@@ -9,6 +9,7 @@ export {
   type ImageInputOptions,
   imageInputOf,
   type UploadedFont,
+  type UploadedImage,
 } from "./image/input";
 export { IMAGE_SIZE, snapHeight, snapWidth } from "./image/size";
 // Recipient-URL signing and recurrence expansion have their own public surfaces.
@@ -44,6 +45,10 @@ export {
   type Look,
   type LookColors,
   type LookInput,
+  LOOK_STYLES,
+  LOOK_WORDS_LIMITS,
+  type LookStyle,
+  type LookWords,
   lookInputSchema,
   lookOutputSchema,
   lookSchema,

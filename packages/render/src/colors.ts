@@ -58,3 +58,11 @@ export function parseHex(color: string): [number, number, number] {
   const n = Number.parseInt(color.slice(1, 7), 16);
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 }
+
+/** `a` laid over `b` at `share` (0..1), as `#RRGGBB`: the styles' tinted cards and tracks. */
+export function mixHex(a: string, b: string, share: number): string {
+  const x = parseHex(a);
+  const y = parseHex(b);
+  const c = x.map((v, i) => Math.round(v * share + y[i]! * (1 - share)));
+  return `#${c.map((v) => v.toString(16).padStart(2, "0")).join("").toUpperCase()}`;
+}

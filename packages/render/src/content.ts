@@ -32,6 +32,10 @@ export interface LookText {
   labelsByUnit: ReadonlyMap<TimeUnit, readonly string[]>;
   /** The label of `value` in `unit` (plural rules run once per value, not per frame). */
   labelOf(unit: TimeUnit, value: number): string;
+  /** The words drawn in the image, as drawn (bidi controls dropped, NFC): "" when none. */
+  heading: string;
+  subheading: string;
+  button: string;
 }
 
 /**
@@ -88,6 +92,9 @@ export function lookText(
   return {
     look,
     labelOf,
+    heading: clean(look.heading?.text ?? ""),
+    subheading: clean(look.subheading?.text ?? ""),
+    button: clean(look.button?.label ?? ""),
     separator,
     endedText,
     labelLocale,
@@ -151,9 +158,14 @@ export function frameContent(text: LookText, remaining: number): FrameContent {
   };
 }
 
-/** Every character a look's images can draw: digits, separator, labels, ended text. */
+/** Every character a look's images can draw: digits, separator, labels, ended text, words. */
 export function drawnText(text: LookText): string {
-  return `0123456789${text.separator}${allLabels(text).join("")}${text.endedText}`;
+  return `0123456789${drawnSeparator(text)}${allLabels(text).join("")}${text.endedText}${text.heading}${text.subheading}${text.button}`;
+}
+
+/** The separator images draw: none in the minimal style. */
+export function drawnSeparator(text: LookText): string {
+  return text.look.style === "minimal" ? "" : text.separator;
 }
 
 /** Every label string a look can show, for the atlas. */

@@ -135,8 +135,28 @@ export function lookDrawingProblem(
       null,
     ) ??
     (look.show_labels ? localeProblem(look, fonts) : null) ??
-    (endedText === undefined ? null : check("ended.text", endedText));
+    (endedText === undefined ? null : check("ended.text", endedText)) ??
+    wordsProblem(look, fonts);
   return found;
+}
+
+/**
+ * The heading, line below or button label that cannot be drawn: with the look's fonts (an
+ * upload too), or with the built-in font the words chose.
+ */
+function wordsProblem(look: Look, lookFonts: FontCoverage): DrawingProblem | null {
+  const words: Array<[string, string | undefined, Look["font"] | null | undefined]> = [
+    ["look.heading.text", look.heading?.text, look.heading?.font],
+    ["look.subheading.text", look.subheading?.text, look.subheading?.font],
+    ["look.button.label", look.button?.label, look.button?.font],
+  ];
+  for (const [field, text, font] of words) {
+    if (text === undefined) continue;
+    const fonts = font ? fontCoverage(font, look.locale) : lookFonts;
+    const character = firstUndrawable(text, fonts);
+    if (character) return { field, message: describeUndrawable(character), character };
+  }
+  return null;
 }
 
 /** The locale's own label words (those no override replaces) that cannot be drawn. */

@@ -1,18 +1,31 @@
 // Email images: the animated GIF and the still PNG. satori and resvg run only
 // when a look's atlas is built (cached); each image after that is layout
 // arithmetic, byte copies in palette-index space and LZW of what changed.
-import { splitRemaining, type TimeUnit, UNIT_SECONDS } from "@tminus/core";
+import { type Look, splitRemaining, type TimeUnit, UNIT_SECONDS } from "@tminus/core";
 import { type ByteLru, createByteLru, createLru, type Lru } from "./_lru";
-import { parseHex, variantColors } from "./colors";
-import { drawnText, type FrameContent, frameContent, type LookText, lookText } from "./content";
+import { parseHex, type Variant, variantColors } from "./colors";
+import {
+  drawnSeparator,
+  drawnText,
+  type FrameContent,
+  frameContent,
+  type LookText,
+  lookText,
+} from "./content";
 import { invalid } from "./errors";
 import { type FontStack, fontStack } from "./fonts";
 import { animationFrames, type FrameCache } from "./gif/animate";
 import { type Atlas, buildAtlas, flatten, rasterise, toSvg } from "./gif/atlas";
 import { drawFrame, releaseScratch, scratchCanvas } from "./gif/composite";
 import { encodeGif } from "./gif/encode";
-import { type Layout, placeCells, planLayout, type RowPlan } from "./gif/layout";
-import { frameElement, type PlacedCell, sceneSpec } from "./gif/scene";
+import { type Layout, placeCells, planLayout, type RowPlan, SHAPED } from "./gif/layout";
+import {
+  type BackgroundSpec,
+  frameElement,
+  type PlacedCell,
+  sceneSpec,
+  type WordsInput,
+} from "./gif/scene";
 import { IMAGE_LIMITS, type ImageInput, type ResolvedInput, resolveInput } from "./options";
 import { encodePng } from "./png";
 import { FileProblem } from "./uploads/file-problem";
@@ -110,12 +123,12 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
   // An entry's bytes are an estimate until its build finishes.
   const atlases: ByteLru<string, Promise<Atlas>> = createByteLru(atlasBudget, maxLooks);
   const frames: FrameCache = createByteLru(frameBudget);
-  const texts: Lru<string, { text: LookText; fonts: FontStack }> = createLru(256);
+  const texts: Lru<string, Drawn> = createLru(256);
   // The atlas each finished build gave, so an image of a built look needs no await.
   const built = new WeakMap<Promise<Atlas>, Atlas>();
   let atlasBuilds = 0;
 
-  function textOf(input: ResolvedInput): { text: LookText; fonts: FontStack } {
+  function textOf(input: ResolvedInput): Drawn {
     const key = `${input.lookKey}\u0000${input.endedText}${input.font ? "\u0000upload" : ""}`;
     let found = texts.get(key);
     if (!found) {
@@ -124,7 +137,8 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
       const upload = input.font ? readUploadedFont(input.font.data) : null;
       const text = lookText(input.look, input.endedText, upload);
       const stack = fontStack(font, drawnText(text), locale);
-      found = { text, fonts: upload ? withUploadedFont(stack, input.font!.id, upload) : stack };
+      const lookFonts = upload ? withUploadedFont(stack, input.font!.id, upload) : stack;
+      found = { text, ...wordsOf(input.look, text, lookFonts) };
       texts.set(key, found);
     }
     return found;
@@ -132,10 +146,14 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
 
   function atlasFor(
     input: ResolvedInput,
-    { text, fonts }: { text: LookText; fonts: FontStack },
+    { text, fonts, words }: Drawn,
     digitPx: number,
+    caps: ReadonlyArray<readonly [TimeUnit, number]>,
   ): Promise<Atlas> {
+    const shaped = SHAPED.has(input.look.style);
     const key = [
+      // Shapes are sized by the digit slots: only the largest unit's count varies per image.
+      shaped ? caps.map(([, n]) => n).join(",") : "",
       input.lookKey,
       input.endedText,
       input.width,
@@ -144,6 +162,7 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
       input.variant,
       digitPx,
       input.font ? "upload" : "",
+      input.backgroundImage ? "picture" : "",
     ].join("\u0000");
     let atlas = atlases.get(key);
     if (!atlas) {
@@ -153,13 +172,15 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
         scale: input.scale,
         colors: variantColors(input.look, input.variant),
         transparent: input.look.transparent,
-        panel: input.look.panel,
+        style: input.look.style,
+        background: backgroundSpec(input),
+        wordsInput: words(input.variant, input.scale),
         fonts,
         digitPx,
         nominalPx: input.look.font_size * input.scale,
         endedPx: input.look.font_size * input.scale,
       });
-      const building = buildAtlas(spec, text);
+      const building = buildAtlas(spec, text, shaped ? caps : []);
       atlas = building;
       atlases.set(key, building, spec.width * spec.height * 2);
       atlasBuilds++;
@@ -211,11 +232,12 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
         units,
         capacity: capacity.slice(all.length - n),
         labels: units.map((unit) => text.labelsByUnit.get(unit) ?? []),
-        hasSeparator: text.separator !== "",
+        hasSeparator: drawnSeparator(text) !== "",
       };
     };
     const shown = first.ended ? all.length : first.parts.length;
-    return fit(input, drawn, planOf(shown), planOf, look.font_size * input.scale, 0, null);
+    const caps = all.map((unit, i) => [unit, capacity[i]!] as const);
+    return fit(input, drawn, caps, planOf(shown), planOf, look.font_size * input.scale, 0, null);
   }
 
   /**
@@ -225,7 +247,8 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
    */
   function fit(
     input: ResolvedInput,
-    drawn: { text: LookText; fonts: FontStack },
+    drawn: Drawn,
+    caps: ReadonlyArray<readonly [TimeUnit, number]>,
     plan: RowPlan,
     planOf: (n: number) => RowPlan,
     digitPx: number,
@@ -236,12 +259,12 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     let atlas = awaited;
     for (let done = shrinks; ; done++) {
       if (atlas === null) {
-        const building = atlasFor(input, drawn, px);
+        const building = atlasFor(input, drawn, px, caps);
         atlas = built.get(building) ?? null;
         if (atlas === null) {
           const at = px;
           const steps = done;
-          return building.then((ready) => fit(input, drawn, plan, planOf, at, steps, ready));
+          return building.then((ready) => fit(input, drawn, caps, plan, planOf, at, steps, ready));
         }
       }
       const layout = planLayout(atlas.spec, atlas.sizes, plan);
@@ -288,7 +311,7 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
         layoutFor(content.ended ? p.layout.groups.length : content.parts.length),
         atlas.sizes,
         content,
-        text.separator,
+        drawnSeparator(text),
       ),
     );
     return { ...p, contents, placed };
@@ -375,6 +398,97 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
       releaseScratch();
     },
   };
+}
+
+/** A look's text, the fonts that draw it, and its words per variant and scale. */
+interface Drawn {
+  text: LookText;
+  fonts: FontStack;
+  words(variant: Variant, scale: 1 | 2): WordsInput[];
+}
+
+/**
+ * The fonts of the look and of its words (a heading in another built-in font adds that
+ * font's faces to the stack satori gets), and the words as the scene draws them.
+ */
+function wordsOf(look: Look, text: LookText, lookFonts: FontStack): Omit<Drawn, "text"> {
+  const fonts = [...lookFonts.fonts];
+  const seen = new Set(fonts.map((f) => `${f.name}\u0000${f.weight}`));
+  const familyOf = (font: Look["font"] | null, words: string): string => {
+    if (font === null) return lookFonts.family;
+    const stack = fontStack(font, words, look.locale);
+    for (const face of stack.fonts) {
+      const id = `${face.name}\u0000${face.weight}`;
+      if (!seen.has(id)) {
+        seen.add(id);
+        fonts.push(face);
+      }
+    }
+    return stack.family;
+  };
+  const entries: Array<{
+    kind: WordsInput["kind"];
+    text: string;
+    family: string;
+    size: number;
+    color: string | null;
+    fill: string | null | undefined;
+  }> = [];
+  if (look.heading)
+    entries.push({
+      kind: "heading",
+      text: text.heading,
+      family: familyOf(look.heading.font, text.heading),
+      size: look.heading.size,
+      color: look.heading.color,
+      fill: undefined,
+    });
+  if (look.subheading)
+    entries.push({
+      kind: "subheading",
+      text: text.subheading,
+      family: familyOf(look.subheading.font, text.subheading),
+      size: look.subheading.size,
+      color: look.subheading.color,
+      fill: undefined,
+    });
+  if (look.button)
+    entries.push({
+      kind: "button",
+      text: text.button,
+      family: familyOf(look.button.font, text.button),
+      size: look.button.size,
+      color: look.button.color,
+      fill: look.button.background_color,
+    });
+  return {
+    fonts: { fonts, family: lookFonts.family },
+    words(variant, scale) {
+      const colors = variantColors(look, variant);
+      return entries.map((e) => ({
+        kind: e.kind,
+        text: e.text,
+        family: e.family,
+        px: e.size * scale,
+        color: e.color ?? (e.kind === "button" ? colors.background : colors.text),
+        fill: e.kind === "button" ? (e.fill ?? colors.accent) : null,
+      }));
+    },
+  };
+}
+
+/** The look's background as the scene draws it: a gradient, the uploaded picture, or none. */
+function backgroundSpec(input: ResolvedInput): BackgroundSpec {
+  const bg = input.look.background;
+  if (bg === null || input.look.transparent) return null;
+  if (bg.type === "gradient") return { type: "gradient", from: bg.from, to: bg.to, angle: bg.angle };
+  // A picture the caller did not pass (deleted, or not looked up) is drawn as none.
+  const picture = input.backgroundImage;
+  if (!picture) return null;
+  // Only when an atlas is built: satori decodes it there, once per look and size.
+  const { data } = picture;
+  const base64 = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64");
+  return { type: "image", src: `data:image/${picture.type};base64,${base64}` };
 }
 
 /** An uploaded font as the caller passed it; a file that does not read is the caller's error. */

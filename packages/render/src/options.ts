@@ -48,6 +48,8 @@ export interface ResolvedInput {
   variant: Variant;
   /** The uploaded font the look names, or null: the built-in font draws. */
   font: UploadedFont | null;
+  /** The look's background picture (checked PNG or JPEG), or null: none passed (drawn without). */
+  backgroundImage: { id: string; data: Uint8Array; type: "png" | "jpeg" } | null;
 }
 
 /** Checks every option and fills the defaults; throws RenderError naming the bad field. */
@@ -79,6 +81,7 @@ export function resolveInput(input: ImageInput): ResolvedInput {
   const font = uploadedFont(input.font, look);
   return {
     font,
+    backgroundImage: backgroundImage(input.backgroundImage, look),
     look,
     lookKey: key,
     endedText,
@@ -100,6 +103,23 @@ function uploadedFont(font: ImageInput["font"], look: Look): UploadedFont | null
   if (look.font_asset_id === null || font.id !== look.font_asset_id)
     throw invalid("font.id", "must be the look's font_asset_id");
   return font;
+}
+
+/** The background picture, checked against the look that names it. */
+function backgroundImage(
+  picture: ImageInput["backgroundImage"],
+  look: Look,
+): ResolvedInput["backgroundImage"] {
+  if (picture === undefined) return null;
+  if (typeof picture !== "object" || picture === null || !(picture.data instanceof Uint8Array))
+    throw invalid("backgroundImage", "must be { id, data } with data a Uint8Array");
+  if (look.background?.type !== "image" || picture.id !== look.background.asset_id)
+    throw invalid("backgroundImage.id", "must be the look's background.asset_id");
+  const d = picture.data;
+  const png = d[0] === 0x89 && d[1] === 0x50 && d[2] === 0x4e && d[3] === 0x47;
+  const jpeg = d[0] === 0xff && d[1] === 0xd8 && d[2] === 0xff;
+  if (!png && !jpeg) throw invalid("backgroundImage.data", "must be a PNG or JPEG file");
+  return { id: picture.id, data: d, type: png ? "png" : "jpeg" };
 }
 
 /** Room for the digits and, when shown, the labels: 160 px for the default 48 px font. */

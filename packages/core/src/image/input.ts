@@ -16,6 +16,14 @@ export interface UploadedFont {
   data: Uint8Array;
 }
 
+/** An uploaded picture as the renderer takes it: the one a look's `background.asset_id` names. */
+export interface UploadedImage {
+  /** The asset's id: must equal the look's `background.asset_id`. */
+  id: string;
+  /** The file as uploaded: PNG or JPEG. */
+  data: Uint8Array;
+}
+
 /** What an email image shows and how big it is (the renderer's input). */
 export interface ImageInput {
   /** Whole seconds left at the moment of the request (`status.remaining.total_seconds`); 0 is ended. */
@@ -31,6 +39,11 @@ export interface ImageInput {
    * built-in `font`, as when the font was deleted.
    */
   font?: UploadedFont;
+  /**
+   * The uploaded picture the look's `background.asset_id` names (PNG or JPEG bytes). Without
+   * it such a look draws `background_color` alone, as when the picture was deleted.
+   */
+  backgroundImage?: UploadedImage;
   /** Animated GIF only: 1..60 frames of one second. Default 60. */
   frames?: number;
   /** Width in CSS pixels, 100..1200, drawn at the nearest multiple of 20 (`snapWidth`). Default 600. */

@@ -56,6 +56,108 @@ const labelShape = Object.fromEntries(
 
 const LARGEST_UNITS = ["days", "hours", "minutes"] as const;
 
+/**
+ * How the countdown row is drawn. `rounded` and `plain` are the two panels there were before
+ * styles (and what `panel` still names); the others draw each unit on its own: `boxes` on a
+ * filled card, `outlined` in a bordered box, `flip` on split flip-clock cards, `circles` in a
+ * ring that empties as the unit counts down, `bar` over a bar that does the same, `minimal`
+ * with no panel, border or separator.
+ */
+export const LOOK_STYLES = [
+  "rounded",
+  "plain",
+  "minimal",
+  "boxes",
+  "outlined",
+  "flip",
+  "circles",
+  "bar",
+] as const;
+
+/** One of {@link LOOK_STYLES}. */
+export type LookStyle = (typeof LOOK_STYLES)[number];
+
+/** Limits of the words drawn in images: characters, and size in CSS pixels with its default. */
+export const LOOK_WORDS_LIMITS = Object.freeze({
+  heading: { maxLength: 60, minSize: 8, maxSize: 96, size: 22 },
+  subheading: { maxLength: 80, minSize: 8, maxSize: 96, size: 14 },
+  button: { maxLength: CTA_LABEL_MAX, minSize: 8, maxSize: 64, size: 16 },
+});
+
+const wordsFont = z
+  .enum(["sans", "mono", "serif"])
+  .nullable()
+  .meta({ description: "Built-in font family of these words. null: the look's font (an uploaded one too)." });
+
+function wordsSchema(kind: "heading" | "subheading", description: string) {
+  const limits = LOOK_WORDS_LIMITS[kind];
+  return z
+    .strictObject({
+      text: z
+        .string()
+        .min(1)
+        .max(limits.maxLength)
+        .refine((text) => text.trim() !== "", "must not be empty")
+        .meta({ description: "The words.", examples: [kind === "heading" ? "Sale ends in" : "Free shipping on every order"] }),
+      font: wordsFont.optional(),
+      size: z.int().min(limits.minSize).max(limits.maxSize).optional().meta({
+        description: `Height of the letters in CSS pixels (default ${limits.size}); shrunk when the image is too small.`,
+      }),
+      color: hexColor().nullable().optional().meta({ description: "Colour of the words. null: text_color." }),
+    })
+    .meta({ description });
+}
+
+const buttonSchema = z
+  .strictObject({
+    label: z
+      .string()
+      .min(1)
+      .max(LOOK_WORDS_LIMITS.button.maxLength)
+      .refine((label) => label.trim() !== "", "must not be empty")
+      .meta({ description: "The button's words.", examples: ["Shop now"] }),
+    font: wordsFont.optional(),
+    size: z
+      .int()
+      .min(LOOK_WORDS_LIMITS.button.minSize)
+      .max(LOOK_WORDS_LIMITS.button.maxSize)
+      .optional()
+      .meta({ description: `Height of the label in CSS pixels (default ${LOOK_WORDS_LIMITS.button.size}).` }),
+    color: hexColor().nullable().optional().meta({ description: "Colour of the label. null: background_color." }),
+    background_color: hexColor()
+      .nullable()
+      .optional()
+      .meta({ description: "Fill of the button. null: accent_color." }),
+  })
+  .meta({
+    description:
+      "A button-like label drawn under the countdown, in images too. In email the whole image is the link (click_url).",
+  });
+
+const backgroundSchema = z
+  .discriminatedUnion("type", [
+    z
+      .strictObject({
+        type: z.literal("gradient"),
+        from: hexColor().meta({ description: "Colour where the gradient starts." }),
+        to: hexColor().meta({ description: "Colour where it ends." }),
+        angle: z.int().min(0).max(359).optional().meta({
+          description: "Direction in degrees, as CSS linear-gradient: 180 (default) runs top to bottom, 90 left to right.",
+        }),
+      })
+      .meta({ description: "A linear gradient between two colours." }),
+    z
+      .strictObject({
+        type: z.literal("image"),
+        asset_id: z
+          .uuid()
+          .overwrite((id) => id.toLowerCase())
+          .meta({ description: "An uploaded image (POST /assets with kind image, PNG or JPEG)." }),
+      })
+      .meta({ description: "An uploaded picture, scaled to cover the image and centred." }),
+  ])
+  .meta({ description: "What fills the image behind the countdown." });
+
 const lookShape = {
   theme: z
     .enum(["light", "dark"])
@@ -119,7 +221,22 @@ const lookShape = {
     .strictObject(labelShape)
     .partial()
     .meta({ description: "Words that replace the localized unit labels." }),
-  panel: z.enum(["rounded", "plain"]),
+  panel: z.enum(["rounded", "plain"]).meta({
+    description:
+      "The panel of the rounded and plain styles. Without style, style follows it; without it, it follows style (plain for plain, else rounded).",
+  }),
+  style: z.enum(LOOK_STYLES).meta({
+    description:
+      "How the countdown row is drawn: rounded (a panel with a border, the default), plain (no border), minimal (no panel, border or separator), boxes (each unit on a filled card), outlined (each unit in a bordered box), flip (each digit on a split flip-clock card), circles (each unit in a ring that empties as it counts down), bar (each unit over a bar that does the same).",
+  }),
+  background: backgroundSchema.nullable().meta({
+    description:
+      "A gradient or uploaded image filling the image; the countdown then sits on a panel of " +
+      "background_color. null: background_color alone. Not with transparent. An image deleted later is drawn as null.",
+  }),
+  heading: wordsSchema("heading", "Words drawn above the countdown, in images and pages. null: none.").nullable(),
+  subheading: wordsSchema("subheading", "A line drawn below the countdown, in images and pages. null: none.").nullable(),
+  button: buttonSchema.nullable(),
   transparent: z.boolean().meta({ description: "Draw no background (PNG, GIF, embed)." }),
   dark: z
     .strictObject(colorsShape)
@@ -185,16 +302,56 @@ export const lookInputSchema = z
         path: ["units"],
         message: `must not contain ${tooLarge}, a larger unit than largest_unit (${largest})`,
       });
+  })
+  .superRefine((look, ctx) => {
+    if (look.transparent === true && look.background)
+      ctx.addIssue({
+        code: "custom",
+        path: ["background"],
+        message: "must be null when transparent is true (a transparent look draws no background)",
+      });
   });
 
 /** The complete look a timer definition holds. */
+const wordsOutput = z.strictObject({
+  text: z.string(),
+  font: z.enum(["sans", "mono", "serif"]).nullable(),
+  size: z.int(),
+  color: hexColor().nullable(),
+});
+
 export const lookOutputSchema = z.strictObject({
   ...lookShape,
   dark: z.strictObject(colorsShape).nullable(),
+  background: z
+    .discriminatedUnion("type", [
+      z.strictObject({ type: z.literal("gradient"), from: hexColor(), to: hexColor(), angle: z.int() }),
+      z.strictObject({ type: z.literal("image"), asset_id: z.uuid() }),
+    ])
+    .nullable(),
+  heading: wordsOutput.nullable(),
+  subheading: wordsOutput.nullable(),
+  button: z
+    .strictObject({
+      label: z.string(),
+      font: z.enum(["sans", "mono", "serif"]).nullable(),
+      size: z.int(),
+      color: hexColor().nullable(),
+      background_color: hexColor().nullable(),
+    })
+    .nullable(),
 });
 
 /** A complete timer look, every field filled. */
 export type Look = z.output<typeof lookOutputSchema>;
+
+/** A heading or subheading of a complete look. */
+export interface LookWords {
+  text: string;
+  font: "sans" | "mono" | "serif" | null;
+  size: number;
+  color: string | null;
+}
 
 /** What a client may send as a timer's `look`. */
 export type LookInput = z.input<typeof lookInputSchema>;
@@ -226,13 +383,46 @@ export function resolveLook(input: z.output<typeof lookInputSchema>): Look {
     show_labels: input.show_labels ?? true,
     locale: input.locale ?? "en",
     labels: input.labels ?? {},
-    panel: input.panel ?? "rounded",
+    panel: input.panel ?? (input.style === "plain" ? "plain" : "rounded"),
+    style: input.style ?? input.panel ?? "rounded",
+    background: input.background ? resolveBackground(input.background) : null,
+    heading: input.heading ? resolveWords(input.heading, "heading") : null,
+    subheading: input.subheading ? resolveWords(input.subheading, "subheading") : null,
+    button: input.button
+      ? {
+          label: input.button.label,
+          font: input.button.font ?? null,
+          size: input.button.size ?? LOOK_WORDS_LIMITS.button.size,
+          color: input.button.color ?? null,
+          background_color: input.button.background_color ?? null,
+        }
+      : null,
     transparent: input.transparent ?? false,
     dark: input.dark ? { ...PALETTES.dark, ...definedOnly(input.dark) } : null,
     brand_color: input.brand_color ?? null,
     cta: input.cta ?? null,
     click_url: input.click_url ?? null,
     not_started_click_url: input.not_started_click_url ?? null,
+  };
+}
+
+function resolveBackground(
+  background: NonNullable<z.output<typeof lookInputSchema>["background"]>,
+): NonNullable<Look["background"]> {
+  return background.type === "gradient"
+    ? { type: "gradient", from: background.from, to: background.to, angle: background.angle ?? 180 }
+    : { type: "image", asset_id: background.asset_id };
+}
+
+function resolveWords(
+  words: { text: string; font?: Look["font"] | null; size?: number; color?: string | null },
+  kind: "heading" | "subheading",
+): LookWords {
+  return {
+    text: words.text,
+    font: words.font ?? null,
+    size: words.size ?? LOOK_WORDS_LIMITS[kind].size,
+    color: words.color ?? null,
   };
 }
 
@@ -266,7 +456,12 @@ export function currentLook(look: Look): Look {
     look.cta !== undefined &&
     look.click_url !== undefined &&
     look.not_started_click_url !== undefined &&
-    look.font_asset_id !== undefined
+    look.font_asset_id !== undefined &&
+    look.style !== undefined &&
+    look.background !== undefined &&
+    look.heading !== undefined &&
+    look.subheading !== undefined &&
+    look.button !== undefined
   )
     return look;
   return {
@@ -277,6 +472,11 @@ export function currentLook(look: Look): Look {
     click_url: look.click_url ?? null,
     not_started_click_url: look.not_started_click_url ?? null,
     font_asset_id: look.font_asset_id ?? null,
+    style: look.style ?? look.panel ?? "rounded",
+    background: look.background ?? null,
+    heading: look.heading ?? null,
+    subheading: look.subheading ?? null,
+    button: look.button ?? null,
   };
 }
 

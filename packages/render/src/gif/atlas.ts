@@ -5,13 +5,22 @@ import { createRequire } from "node:module";
 import type { Resvg as ResvgClass } from "@resvg/resvg-js";
 import type satoriFunction from "satori";
 import { parseHex } from "../colors";
-import { allLabels, type LookText } from "../content";
+import type { TimeUnit } from "@tminus/core";
+import { allLabels, drawnSeparator, type LookText } from "../content";
 import { loadAdditionalAsset } from "../emoji";
 import { RenderError } from "../errors";
 import { type CellRaster, type IndexedImage, inkBox } from "./composite";
-import { type CellSize, cellKey } from "./layout";
+import { unitSteps } from "../_shares";
+import { type CellSize, cellKey, SHAPED, shapeGeometry } from "./layout";
 import { buildPalette, type Palette, TRANSPARENT } from "./palette";
-import { type CellSpec, type Element, type SceneSpec, sceneSpec, sheetElement } from "./scene";
+import {
+  type CellSpec,
+  type Element,
+  paperOf,
+  type SceneSpec,
+  sceneSpec,
+  sheetElement,
+} from "./scene";
 
 /** A look rasterised at one size: palette, panel and every cell, as palette indices. */
 export interface Atlas {
@@ -48,8 +57,8 @@ export function atlasCells(text: LookText): CellSpec[] {
   const cells: CellSpec[] = [];
   for (let d = 0; d < 10; d++)
     cells.push({ key: cellKey.digit(String(d)), kind: "digit", text: String(d) });
-  if (text.separator !== "")
-    cells.push({ key: cellKey.separator, kind: "separator", text: text.separator });
+  const separator = drawnSeparator(text);
+  if (separator !== "") cells.push({ key: cellKey.separator, kind: "separator", text: separator });
   for (const label of allLabels(text))
     cells.push({ key: cellKey.label(label), kind: "label", text: label });
   if (text.endedText !== "")
@@ -136,6 +145,7 @@ export function flatten(
 export function keyColors(spec: SceneSpec): number[] {
   const { colors } = spec;
   const list = [colors.text, colors.accent, colors.matte];
+  if (SHAPED.has(spec.style)) list.push(spec.tint);
   if (!spec.transparent) list.unshift(colors.background);
   return list.map((hex) => {
     const [r, g, b] = parseHex(hex);
@@ -147,7 +157,46 @@ export function keyColors(spec: SceneSpec): number[] {
  * Lays out and rasterises a look's sheet once. An ended text taller than the
  * content box is shrunk (it wraps at the content width) until it fits.
  */
-export async function buildAtlas(spec: SceneSpec, text: LookText): Promise<Atlas> {
+/**
+ * The shape cells of a shaped style (boxes, cards, every step of the rings and bars) for the
+ * units shown and their digit slots, sized from the digits the first sheet measured.
+ */
+export function shapeCells(
+  spec: SceneSpec,
+  slotW: number,
+  digitH: number,
+  capacities: ReadonlyArray<readonly [TimeUnit, number]>,
+): CellSpec[] {
+  const cells = new Map<string, CellSpec>();
+  for (const [unit, cap] of capacities) {
+    const g = shapeGeometry(spec, slotW, digitH, cap);
+    const steps = unitSteps(unit);
+    if (spec.style === "boxes" || spec.style === "outlined")
+      cells.set(cellKey.box(cap), { key: cellKey.box(cap), kind: "box", text: "", w: g.w, h: g.h });
+    else if (spec.style === "flip" && g.card)
+      cells.set(cellKey.card, { key: cellKey.card, kind: "card", text: "", ...g.card });
+    else if (spec.style === "circles" || spec.style === "bar")
+      for (let k = 0; k <= steps; k++) {
+        const ring = spec.style === "circles";
+        const key = ring ? cellKey.ring(cap, steps, k) : cellKey.bar(cap, steps, k);
+        cells.set(key, {
+          key,
+          kind: ring ? "ring" : "bar",
+          text: "",
+          w: g.w,
+          h: ring ? g.h : g.barH,
+          share: k / steps,
+        });
+      }
+  }
+  return [...cells.values()];
+}
+
+export async function buildAtlas(
+  spec: SceneSpec,
+  text: LookText,
+  capacities: ReadonlyArray<readonly [TimeUnit, number]> = [],
+): Promise<Atlas> {
   const cells = atlasCells(text);
   // Wide enough for any 20-character label or 3-character separator on one line.
   const sheetWidth = Math.ceil(
@@ -173,17 +222,56 @@ export async function buildAtlas(spec: SceneSpec, text: LookText): Promise<Atlas
   const raster = rasterise(svg);
   const matte = parseHex(current.colors.matte);
   const flat = flatten(raster.pixels, matte, current.transparent);
-  const { palette, indexOf, mapped } = buildPalette(flat, keyColors(current));
+  // Shaped styles: a second sheet of shapes sized from the digits just measured.
+  let shapes: CellSpec[] = [];
+  let shapeBoxes = new Map<string, { x: number; y: number; w: number; h: number }>();
+  let shapeFlat: Int32Array = new Int32Array(0);
+  let shapeWidth = 0;
+  if (SHAPED.has(current.style)) {
+    let slotW = 0;
+    let digitH = 0;
+    for (let d = 0; d < 10; d++) {
+      const box = boxes.get(cellKey.digit(String(d)))!;
+      slotW = Math.max(slotW, box.w);
+      digitH = Math.max(digitH, box.h);
+    }
+    shapes = shapeCells(current, slotW, digitH, capacities);
+    shapeWidth = Math.ceil(
+      Math.max(sheetWidth, ...shapes.map((c) => (c.w ?? 0) + 8 * current.scale)),
+    );
+    const found = new Map<string, { x: number; y: number; w: number; h: number }>();
+    const shapeSvg = await toSvg(
+      sheetElement(current, shapes, shapeWidth, false),
+      current,
+      shapeWidth,
+      (node) => {
+        if (typeof node.key === "string")
+          found.set(node.key, { x: node.left, y: node.top, w: node.width, h: node.height });
+      },
+    );
+    shapeBoxes = found;
+    const shapeRaster = rasterise(shapeSvg);
+    shapeWidth = shapeRaster.width;
+    shapeFlat = flatten(shapeRaster.pixels, matte, current.transparent);
+  }
+  const both = new Int32Array(flat.length + shapeFlat.length);
+  both.set(flat);
+  both.set(shapeFlat, flat.length);
+  const { palette, indexOf, mapped } = buildPalette(both, keyColors(current));
 
-  const cut = (box: { x: number; y: number; w: number; h: number }): IndexedImage => {
+  const cut = (
+    box: { x: number; y: number; w: number; h: number },
+    from: Int32Array = flat,
+    fromWidth: number = raster.width,
+  ): IndexedImage => {
     const pixels = new Uint8Array(box.w * box.h);
     // Runs of one colour are the rule: look a colour up once per run.
     let last = Number.NaN;
     let lastIndex = 0;
     for (let y = 0; y < box.h; y++) {
-      const row = (box.y + y) * raster.width + box.x;
+      const row = (box.y + y) * fromWidth + box.x;
       for (let x = 0; x < box.w; x++) {
-        const c = flat[row + x]!;
+        const c = from[row + x]!;
         if (c !== last) {
           last = c;
           lastIndex = indexOf(c);
@@ -195,17 +283,33 @@ export async function buildAtlas(spec: SceneSpec, text: LookText): Promise<Atlas
   };
   const sizes = new Map<string, CellSize>();
   const rasters = new Map<string, CellRaster>();
-  // Cells are painted on the panel's fill (or nothing, when transparent): that is
-  // their "paper", and only what differs from it is ink.
-  const paper = indexOf(current.transparent ? TRANSPARENT : keyColors(current)[0]!);
-  for (const cell of cells) {
-    const box = boxes.get(cell.key);
-    if (!box || box.x + box.w > raster.width || box.y + box.h > raster.height)
-      throw new RenderError("render_failed", `the atlas has no room for the ${cell.kind} cell`);
-    sizes.set(cell.key, { w: box.w, h: box.h });
-    const image = cut(box);
-    rasters.set(cell.key, { ...image, ink: inkBox(image, paper) });
-  }
+  // Cells are painted on their paper (the panel's fill, a card's, or nothing when
+  // transparent), and only what differs from it is ink: outside it a cell equals what lies
+  // beneath it (the panel, or the shape drawn first).
+  const paperIndex = (kind: CellSpec["kind"]) => {
+    const paper = paperOf(current, kind);
+    if (paper === null) return indexOf(TRANSPARENT);
+    const [r, g, b] = parseHex(paper);
+    return indexOf((r << 16) | (g << 8) | b);
+  };
+  const add = (
+    list: CellSpec[],
+    found: Map<string, { x: number; y: number; w: number; h: number }>,
+    from: Int32Array,
+    fromWidth: number,
+  ) => {
+    const fromHeight = from.length / Math.max(1, fromWidth);
+    for (const cell of list) {
+      const box = found.get(cell.key);
+      if (!box || box.x + box.w > fromWidth || box.y + box.h > fromHeight)
+        throw new RenderError("render_failed", `the atlas has no room for the ${cell.kind} cell`);
+      sizes.set(cell.key, { w: box.w, h: box.h });
+      const image = cut(box, from, fromWidth);
+      rasters.set(cell.key, { ...image, ink: inkBox(image, paperIndex(cell.kind)) });
+    }
+  };
+  add(cells, boxes, flat, raster.width);
+  add(shapes, shapeBoxes, shapeFlat, shapeWidth);
   const base = cut({ x: 0, y: 0, w: current.width, h: current.height });
   // Pixels, plus the colour map (a Map entry is some 50 bytes) and the objects around them.
   let bytes = base.pixels.length + palette.rgb.length + mapped * 50 + 1024;

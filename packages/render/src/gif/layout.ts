@@ -1,9 +1,10 @@
 // Where everything goes, in whole device pixels. Pure arithmetic on the cell
 // sizes the atlas measured: computing a layout costs microseconds, so it is
 // redone for every image (the digit count of the largest unit varies per timer).
-import type { TimeUnit } from "@tminus/core";
+import type { LookStyle, TimeUnit } from "@tminus/core";
+import { unitStep, unitSteps } from "../_shares";
 import type { FrameContent } from "../content";
-import type { Box, CellSpec, PlacedCell, SceneSpec } from "./scene";
+import { type Box, type CellSpec, type PlacedCell, type SceneSpec, strokeOf } from "./scene";
 
 /** Width and height of a cell as cut from the atlas. */
 export interface CellSize {
@@ -17,7 +18,76 @@ export const cellKey = {
   separator: "sep",
   label: (text: string) => `l:${text}`,
   ended: "end",
+  box: (cap: number) => `b:${cap}`,
+  card: "c",
+  ring: (cap: number, steps: number, k: number) => `r:${cap}:${steps}:${k}`,
+  bar: (cap: number, steps: number, k: number) => `g:${cap}:${steps}:${k}`,
 } as const;
+
+/** Styles that draw a shape per unit (or per digit): their row is laid out by {@link shapeGeometry}. */
+export const SHAPED: ReadonlySet<LookStyle> = new Set(["boxes", "outlined", "flip", "circles", "bar"]);
+
+/** A unit's block in a shaped style: its size and where its digit slots start in it. */
+export interface ShapeGeometry {
+  w: number;
+  h: number;
+  /** Where the digit slots start, relative to the block. */
+  dx: number;
+  dy: number;
+  /** Flip cards: one per digit, this size, this far apart. */
+  card: { w: number; h: number; gap: number } | null;
+  /** Rings and bars: their size (a bar lies under the digits, at `barY`). */
+  barY: number;
+  barH: number;
+  /** Gap between the block and the label under it. */
+  labelGap: number;
+}
+
+/** Geometry of a unit block with `cap` digit slots `slotW` wide and `digitH` tall. */
+export function shapeGeometry(
+  spec: SceneSpec,
+  slotW: number,
+  digitH: number,
+  cap: number,
+): ShapeGeometry {
+  const px = spec.digitPx;
+  const labelGap = Math.round(px * 0.06);
+  const digitsW = cap * slotW;
+  const none = { card: null, barY: 0, barH: 0, labelGap };
+  switch (spec.style) {
+    case "boxes":
+    case "outlined": {
+      const bx = Math.round(px * 0.16);
+      const by = Math.round(px * 0.06) + (spec.style === "outlined" ? strokeOf(spec, "outline") : 0);
+      return { ...none, w: digitsW + 2 * bx, h: digitH + 2 * by, dx: bx, dy: by };
+    }
+    case "flip": {
+      const fx = Math.round(px * 0.08);
+      const fy = Math.round(px * 0.04);
+      const card = { w: slotW + 2 * fx, h: digitH + 2 * fy, gap: Math.max(spec.scale, Math.round(px * 0.06)) };
+      return { ...none, w: cap * card.w + (cap - 1) * card.gap, h: card.h, dx: fx, dy: fy, card };
+    }
+    case "circles": {
+      // The digit cells are opaque rectangles: they must stay inside the ring's hole.
+      const sw = strokeOf(spec, "ring");
+      const d = 2 * Math.ceil(Math.hypot(digitsW / 2, digitH / 2)) + 2 * sw + 2;
+      return {
+        ...none,
+        w: d,
+        h: d,
+        dx: Math.floor((d - digitsW) / 2),
+        dy: Math.floor((d - digitH) / 2),
+      };
+    }
+    case "bar": {
+      const barH = Math.max(2 * spec.scale, Math.round(px * 0.08));
+      const gap = Math.round(px * 0.06);
+      return { ...none, w: digitsW, h: digitH + gap + barH, dx: 0, dy: 0, barY: digitH + gap, barH };
+    }
+    default:
+      return { ...none, w: digitsW, h: digitH, dx: 0, dy: 0, labelGap: 0 };
+  }
+}
 
 /** One shown unit's columns: digit slots and the label centred under them. */
 export interface GroupLayout {
@@ -26,6 +96,12 @@ export interface GroupLayout {
   w: number;
   digitsY: number;
   labelY: number;
+  /** Digit slots. */
+  cap: number;
+  /** The unit's block (shaped styles: its box, ring, cards or bar). */
+  blockX: number;
+  blockY: number;
+  shape: ShapeGeometry;
 }
 
 /** Positions of everything one image shows. */
@@ -40,6 +116,7 @@ export interface Layout {
   separators: Array<{ x: number; y: number }>;
   /** Where the ended text goes (cropped to the content box), or null when it is empty. */
   ended: Box | null;
+  style: LookStyle;
 }
 
 /** What the layout needs to know about the shown units. */
@@ -75,8 +152,11 @@ export function planLayout(
   }
   const labelsShown = plan.labels.some((forms) => forms.length > 0);
   let labelH = 0;
+  const shapes = plan.units.map((_, i) => shapeGeometry(spec, slotW, digitH, plan.capacity[i]!));
+  const blockH = Math.max(...shapes.map((g) => g.h));
+  const labelGap = shapes[0]!.labelGap;
   const groupW = plan.units.map((_, i) => {
-    let w = plan.capacity[i]! * slotW;
+    let w = shapes[i]!.w;
     for (const text of plan.labels[i] ?? []) {
       const s = size(cellKey.label(text));
       w = Math.max(w, s.w);
@@ -88,7 +168,7 @@ export function planLayout(
   const sepW = plan.hasSeparator ? size(cellKey.separator).w : 0;
   const sepSlot = plan.hasSeparator ? sepW + 2 * gap : Math.round(spec.digitPx * 0.4);
   const rowW = groupW.reduce((a, b) => a + b, 0) + (plan.units.length - 1) * sepSlot;
-  const rowH = digitH + (labelsShown ? labelH : 0);
+  const rowH = blockH + (labelsShown ? labelGap + labelH : 0);
   const { content } = spec;
   const x0 = content.x + Math.floor((content.w - rowW) / 2);
   const y0 = content.y + Math.floor((content.h - rowH) / 2);
@@ -99,12 +179,25 @@ export function planLayout(
   // centres it on the digits, as clock faces draw it.
   const lift = Math.round(spec.digitPx * 0.06);
   let x = x0;
+  const digitsY = y0 + Math.floor((blockH - digitH) / 2);
   plan.units.forEach((unit, i) => {
     if (i > 0) {
-      if (plan.hasSeparator) separators.push({ x: x + gap, y: y0 - lift });
+      if (plan.hasSeparator) separators.push({ x: x + gap, y: digitsY - lift });
       x += sepSlot;
     }
-    groups.push({ unit, x, w: groupW[i]!, digitsY: y0, labelY: y0 + digitH });
+    const shape = shapes[i]!;
+    const blockY = y0 + Math.floor((blockH - shape.h) / 2);
+    groups.push({
+      unit,
+      x,
+      w: groupW[i]!,
+      digitsY: blockY + shape.dy,
+      labelY: y0 + blockH + labelGap,
+      cap: plan.capacity[i]!,
+      blockX: x + Math.floor((groupW[i]! - shape.w) / 2),
+      blockY,
+      shape,
+    });
     x += groupW[i]!;
   });
 
@@ -127,6 +220,7 @@ export function planLayout(
     groups,
     separators,
     ended,
+    style: spec.style,
   };
 }
 
@@ -159,16 +253,47 @@ export function placeCells(
   if (separator !== "")
     for (const sep of layout.separators)
       put({ key: cellKey.separator, kind: "separator", text: separator }, sep.x, sep.y);
+  const shaped = SHAPED.has(layout.style);
   content.parts.forEach((part, i) => {
     const group = layout.groups[i]!;
     const n = part.digits.length;
-    const start = group.x + Math.floor((group.w - n * layout.slotW) / 2);
+    const { shape } = group;
+    let start = group.x + Math.floor((group.w - n * layout.slotW) / 2);
+    let pitch = layout.slotW;
+    if (shaped) {
+      // Shapes first: the digits are drawn on them.
+      const steps = unitSteps(part.unit);
+      const k = unitStep(part.unit, Number(part.digits));
+      const share = k / steps;
+      const bx = group.blockX;
+      const by = group.blockY;
+      if (layout.style === "boxes" || layout.style === "outlined")
+        put({ key: cellKey.box(group.cap), kind: "box", text: "" }, bx, by);
+      else if (layout.style === "circles")
+        put({ key: cellKey.ring(group.cap, steps, k), kind: "ring", text: "", share }, bx, by);
+      else if (layout.style === "bar")
+        put(
+          { key: cellKey.bar(group.cap, steps, k), kind: "bar", text: "", share },
+          bx,
+          by + shape.barY,
+        );
+      const digitsW = group.cap * layout.slotW;
+      start = bx + shape.dx + Math.floor((digitsW - n * layout.slotW) / 2);
+      if (shape.card) {
+        // One card per digit shown, centred in the block.
+        pitch = shape.card.w + shape.card.gap;
+        const x0 = bx + Math.floor((shape.w - (n * pitch - shape.card.gap)) / 2);
+        for (let j = 0; j < n; j++)
+          put({ key: cellKey.card, kind: "card", text: "" }, x0 + j * pitch, by);
+        start = x0 + shape.dx;
+      }
+    }
     for (let j = 0; j < n; j++) {
       const digit = part.digits[j]!;
       const key = cellKey.digit(digit);
       const w = sizes.get(key)?.w ?? layout.slotW;
       // Proportional digits sit centred in their fixed-width slot.
-      const x = start + j * layout.slotW + Math.floor((layout.slotW - w) / 2);
+      const x = start + j * pitch + Math.floor((layout.slotW - w) / 2);
       put({ key, kind: "digit", text: digit }, x, group.digitsY);
     }
     if (part.label !== "") {

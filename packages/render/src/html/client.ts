@@ -81,6 +81,8 @@ export const CLIENT_SCRIPT = `(function () {
       var values = split(total);
       for (var i = 0; i < values.length && i < digits.length; i++) {
         digits[i].textContent = digitsOf(d.units[i], values[i]);
+        // Rings and bars: the share of the unit left (the stylesheet draws it from --p).
+        if (d.steps) digits[i].style.setProperty("--p", String(Math.min(d.steps[i], values[i]) / d.steps[i]));
         if (labels[i]) labels[i].textContent = label(d.units[i], values[i]);
       }
       // Leading zero units the look hides go, with the separator after them.

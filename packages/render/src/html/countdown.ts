@@ -16,6 +16,7 @@ import {
 } from "@tminus/core";
 import { stripBidiControls } from "../_bidi";
 import { resolveLookOption } from "../_look";
+import { unitStep, unitSteps } from "../_shares";
 import { invalid } from "../errors";
 import { uploadedFamily } from "../uploads/font-stack";
 import { escapeHtml, safeHttpsUrl, safeWebUrl } from "./escape";
@@ -51,6 +52,11 @@ export interface CountdownPageInput {
    * look shows its built-in `font`, as when the font was deleted.
    */
   uploadedFont?: PageFont;
+  /**
+   * Where the look's background picture (`background.asset_id`) is served: an absolute
+   * http(s) URL. Without it such a look shows `background_color` alone.
+   */
+  backgroundImage?: { url: string };
 }
 
 /** An uploaded font on a page: where it is served, and how wide it draws. */
@@ -99,6 +105,10 @@ export interface Countdown {
   share: { page: string; image: string } | null;
   /** The call-to-action link (hosted page), or null. */
   cta: { url: string; label: string } | null;
+  /** The look's background picture URL, or null. */
+  backgroundImage: string | null;
+  /** Where the look's button leads (click_url, else the call to action), or null: a label. */
+  buttonUrl: string | null;
   units: TimeUnit[];
   /** Plural rules locale matching core's label tables, for the browser's Intl.PluralRules. */
   pluralLocale: string;
@@ -165,6 +175,11 @@ export function resolveCountdown(input: CountdownPageInput): Countdown {
     uploadedFont: pageFont(input.uploadedFont, look),
     share: page !== null && image !== null ? { page, image } : null,
     cta: look.cta && ctaUrl ? { url: ctaUrl, label: look.cta.label } : null,
+    backgroundImage:
+      look.background?.type === "image" && input.backgroundImage !== undefined
+        ? pageUrl(input.backgroundImage?.url, "backgroundImage.url")
+        : null,
+    buttonUrl: safeWebUrl(look.click_url ?? undefined) ?? ctaUrl,
     units,
     pluralLocale,
     forms,
@@ -232,7 +247,7 @@ export function countdownMarkup(c: Countdown): string {
       const off = i < first ? " hidden" : "";
       const sepOff = i <= first ? " hidden" : "";
       const sep =
-        i > 0 && c.look.separator !== ""
+        i > 0 && c.look.separator !== "" && c.look.style !== "minimal"
           ? `<span class="tm-sep" dir="auto" data-before="${i}"${sepOff}>${escapeHtml(c.look.separator)}</span>`
           : i > 0
             ? `<span class="tm-gap" data-before="${i}"${sepOff}></span>`
@@ -247,12 +262,28 @@ export function countdownMarkup(c: Countdown): string {
     ? // An attribute cannot hold an isolating element: the alt text loses its direction controls.
       `<img class="tm-ended-image" src="${escapeHtml(c.endedImage)}" alt="${escapeHtml(stripBidiControls(c.endedText))}" loading="lazy">`
     : "";
+  const { heading, subheading, button } = c.look;
+  const head = heading
+    ? `<p class="tm-heading" dir="auto">${escapeHtml(stripBidiControls(heading.text))}</p>`
+    : "";
+  const sub = subheading
+    ? `<p class="tm-subheading" dir="auto">${escapeHtml(stripBidiControls(subheading.text))}</p>`
+    : "";
+  const words = button ? escapeHtml(stripBidiControls(button.label)) : "";
+  const btn = !button
+    ? ""
+    : c.buttonUrl
+      ? `<a class="tm-button" href="${escapeHtml(c.buttonUrl)}" rel="noopener" dir="auto">${words}</a>`
+      : `<span class="tm-button" dir="auto">${words}</span>`;
   return (
-    `<div class="tm-timer" id="tm-timer" role="timer" aria-live="polite" aria-atomic="true">` +
+    `<div class="tm-timer tm-s-${c.look.style}" id="tm-timer" role="timer" aria-live="polite" aria-atomic="true">` +
+    head +
     `<span class="tm-sr" id="tm-spoken" dir="auto">${escapeHtml(spokenText(c, c.total))}</span>` +
     `<div class="tm-row" id="tm-row" aria-hidden="true"${ended ? " hidden" : ""}>${groups}</div>` +
     `<div class="tm-ended" id="tm-ended" aria-hidden="true"${ended ? "" : " hidden"}>` +
     `${image}<span class="tm-ended-text" dir="auto">${escapeHtml(c.endedText)}</span></div>` +
+    sub +
+    btn +
     `</div>`
   );
 }
@@ -279,5 +310,16 @@ export function scriptData(c: Countdown, mode: "page" | "embed"): Record<string,
     endedText: c.endedText,
     redirect: mode === "page" ? c.redirect : null,
     reloadAt: c.reloadAt,
+    steps: SHARED_STYLES.has(c.look.style) ? c.units.map(unitSteps) : null,
   };
+}
+
+const SHARED_STYLES: ReadonlySet<string> = new Set(["circles", "bar"]);
+
+/** The share each unit's ring or bar shows at `total` seconds, for the first paint. */
+export function unitShares(c: Countdown): Array<{ unit: TimeUnit; share: number }> {
+  const parts = splitRemaining(c.total, { largestUnit: c.look.largest_unit, units: c.units });
+  return parts.map((p) => {
+    return { unit: p.unit, share: unitStep(p.unit, p.value) / unitSteps(p.unit) };
+  });
 }

@@ -4,7 +4,7 @@
 // makes a 390 px phone scroll sideways.
 import { formatParts, type Look, splitRemaining } from "@tminus/core";
 import { luminance } from "../colors";
-import type { Countdown } from "./countdown";
+import { type Countdown, unitShares } from "./countdown";
 import { EMOJI_FAMILY, webFontCss, webFontFamily } from "./web-fonts";
 
 // System fonts after the served one: what shows while it loads, or when a library
@@ -83,6 +83,56 @@ export function rowWidthEm(c: Countdown): number {
   );
 }
 
+/**
+ * Each style's rules. Shapes are sized in em of the digits, like the rest of the row; rings
+ * and bars read the unit's share from --p, which the page's script sets every second (the
+ * first values are here, since the page's policy allows no style attributes).
+ */
+function styleRules(c: Countdown, backdrop: string): string[] {
+  const tint = "color-mix(in srgb,var(--tm-accent) 18%,var(--tm-bg))";
+  const rules = [`.tm-timer{--tm-tint:${tint}}`];
+  if (backdrop)
+    rules.push(
+      `.tm-timer{${backdrop}}`,
+      ".tm-row{background:var(--tm-bg);border-radius:12px;padding:.2em .4em}",
+    );
+  const s = (sel: string, css: string) => rules.push(`.tm-s-${c.look.style} ${sel}{${css}}`);
+  switch (c.look.style) {
+    case "minimal":
+      s(".tm-label", "color:var(--tm-accent)");
+      break;
+    case "boxes":
+      s(".tm-digits", "background:var(--tm-tint);border-radius:.14em;padding:.06em .16em;margin-bottom:.06em");
+      break;
+    case "outlined":
+      s(".tm-digits", "border:max(1px,.04em) solid var(--tm-accent);border-radius:.14em;padding:.06em .16em;margin-bottom:.06em");
+      break;
+    case "flip":
+      s(
+        ".tm-digits",
+        "background:linear-gradient(var(--tm-fg) calc(50% - .0125em),var(--tm-bg) 0 calc(50% + .0125em),var(--tm-fg) 0);color:var(--tm-bg);border-radius:.12em;padding:.04em .12em;letter-spacing:.06em;margin-bottom:.06em",
+      );
+      break;
+    case "circles":
+      s(
+        ".tm-digits",
+        "display:flex;align-items:center;justify-content:center;min-width:2.3em;min-height:2.3em;padding:.2em;border-radius:50%;margin-bottom:.06em;" +
+          "background:radial-gradient(closest-side,var(--tm-bg) calc(100% - .16em),transparent calc(100% - .15em)),conic-gradient(var(--tm-accent) calc(var(--p,0)*1turn),var(--tm-tint) 0)",
+      );
+      break;
+    case "bar":
+      s(
+        ".tm-digits",
+        "padding-bottom:.14em;margin-bottom:.06em;background:linear-gradient(90deg,var(--tm-accent) calc(var(--p,0)*100%),var(--tm-tint) 0) bottom/100% .08em no-repeat",
+      );
+      break;
+  }
+  if (c.look.style === "circles" || c.look.style === "bar")
+    for (const { unit, share } of unitShares(c))
+      rules.push(`.tm-digits[data-unit="${unit}"]{--p:${round(share)}}`);
+  return rules;
+}
+
 /** A URL inside url("..."): checked http(s) already; quotes and backslashes escaped. */
 function cssUrl(url: string): string {
   return url.replace(/[\\"\n\r]/g, (ch) => `\\${ch.charCodeAt(0).toString(16)} `);
@@ -109,7 +159,18 @@ export function stylesheet(c: Countdown, mode: "page" | "embed", fontsUrl: strin
   const scheme = mode === "page" ? `color-scheme:${look.dark ? "light dark" : "light"}` : "";
   const panel = look.transparent ? "transparent" : "var(--tm-bg)";
   const border =
-    look.panel === "rounded" ? "border:2px solid var(--tm-accent);border-radius:12px;" : "";
+    look.style === "rounded" ? "border:2px solid var(--tm-accent);border-radius:12px;" : "";
+  // A gradient or picture fills the box; the row sits on a panel of the look's colour there.
+  const bg = look.transparent ? null : look.background;
+  const backdrop =
+    bg?.type === "gradient"
+      ? `background:linear-gradient(${bg.angle}deg,${color(bg.from)},${color(bg.to)});`
+      : bg?.type === "image" && c.backgroundImage
+        ? `background:var(--tm-bg) url("${cssUrl(c.backgroundImage)}") center/cover no-repeat;`
+        : "";
+  const word = (w: { font: Look["font"] | null; size: number; color: string | null }) =>
+    `font-size:${w.size}px;${w.color ? `color:${color(w.color)};` : ""}` +
+    (w.font ? `font-family:${FONT_STACKS[w.font]};` : "");
   // Emoji right after the look font: the Twemoji pictures the images draw.
   const builtIn = fontsUrl
     ? `"${webFontFamily(look.font)}", "${EMOJI_FAMILY}", ${FONT_STACKS[look.font]}`
@@ -158,6 +219,18 @@ export function stylesheet(c: Countdown, mode: "page" | "embed", fontsUrl: strin
       "text-align:center;text-decoration:none;overflow-wrap:anywhere}",
     ".tm-cta:hover{filter:brightness(1.08);text-decoration:underline}",
     ".tm-cta:focus-visible{outline:3px solid var(--tm-fg);outline-offset:3px}",
+    ...styleRules(c, backdrop),
+    look.heading
+      ? `.tm-heading{margin:0 0 .25em;font-weight:700;line-height:1.25;text-align:center;overflow-wrap:anywhere;${word(look.heading)}}`
+      : "",
+    look.subheading
+      ? `.tm-subheading{margin:.25em 0 0;line-height:1.25;text-align:center;overflow-wrap:anywhere;${word(look.subheading)}}`
+      : "",
+    look.button
+      ? `.tm-button{display:inline-block;margin-top:.4em;padding:.4em .9em;border-radius:.4em;font-weight:700;line-height:1.25;text-decoration:none;text-align:center;overflow-wrap:anywhere;` +
+        `background:${look.button.background_color ? color(look.button.background_color) : "var(--tm-accent)"};` +
+        `${word({ ...look.button, color: look.button.color ?? null })}${look.button.color ? "" : "color:var(--tm-bg);"}}`
+      : "",
     ".tm-sr{position:absolute;width:1px;height:1px;margin:-1px;padding:0;border:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}",
     "[hidden]{display:none!important}",
   ]
