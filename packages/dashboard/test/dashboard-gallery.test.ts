@@ -87,9 +87,10 @@ describe("the gallery over HTTP", () => {
     };
     const refused = async (extra: Record<string, string>) => {
       const res = await client.post("/dashboard/production/timers", { ...base, ...extra });
-      expect(res.status, res.body_text.slice(0, 300)).toBe(422);
+      // The form's own checks answer 422, the API's validation 400: both show the form again.
+      expect([400, 422], res.body_text.slice(0, 300)).toContain(res.status);
       return [...res.body_text.matchAll(/<p class="field-error" id="([\w-]+)-problem">(.*?)<\/p>/g)].map(
-        ([, id, text]) => [id, text!.replace(/<[^>]+>/g, "")],
+        ([, id, text]) => [id, unescape(text!.replace(/<[^>]+>/g, ""))],
       );
     };
     expect(await refused({ heading_text: "Ends in", heading_color: "blue" })).toEqual([
@@ -107,7 +108,7 @@ describe("the gallery over HTTP", () => {
     expect(await refused({ background_kind: "image" })).toEqual([
       [
         "background_image",
-        "Background image: pick one of your uploaded images, or upload one under Fonts &amp; images first.",
+        "Background image: pick one of your uploaded images, or upload one under Fonts & images first.",
       ],
     ]);
     // The API's limits, named by the field's label.
@@ -121,9 +122,6 @@ describe("the gallery over HTTP", () => {
     const style = await refused({ style: "wavy" });
     expect(style[0]![0]).toBe("style");
     expect(style[0]![1]).toMatch(/^Style: /);
-    // Nothing was created.
-    const key = await s.key("production");
-    void key;
   }, 120_000);
 });
 
@@ -376,6 +374,16 @@ describe.skipIf(!chromiumAvailable)("the gallery and the builder's look, in Chro
     await close();
   }, 400_000);
 });
+
+/** HTML text as read: the escaped characters back. */
+function unescape(text: string): string {
+  return text
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#39;", "'")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
+}
 
 /** The height a PNG declares. */
 function pngHeight(bytes: Uint8Array): number {
