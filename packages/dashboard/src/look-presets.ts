@@ -66,7 +66,7 @@ export const LOOK_PRESETS: readonly LookPreset[] = [
   {
     id: "sale",
     name: "Sale red",
-    about: "deep red cards, a heading and a button: urgency",
+    about: "deep red, a heading and a button: urgency",
     edge: "seen",
     look: {
       theme: "dark",
@@ -101,7 +101,7 @@ export const LOOK_PRESETS: readonly LookPreset[] = [
   {
     id: "paper",
     name: "Paper",
-    about: "warm cream, framed units, serif: editorial",
+    about: "warm cream, brown edge, a serif heading: editorial",
     edge: "seen",
     look: {
       theme: "light",

@@ -86,18 +86,16 @@ function colour(
   value: string,
   problem?: FieldProblem,
   /** An optional colour: empty takes this default, said in the placeholder and the hint. */
-  optional?: { placeholder: string; picker: string },
+  optional?: { empty: string; picker: string },
 ): SafeHtml {
   const { note, attrs } = problemNote(problem);
   const hex = (v: string) => (/^#[0-9a-f]{6}$/i.test(v) ? v.toLowerCase() : null);
   const picker = hex(value) ?? (optional && hex(optional.picker)) ?? "#000000";
-  const hint = optional
-    ? `A colour as #RRGGBB; empty: ${optional.placeholder}`
-    : "A colour as #RRGGBB";
+  const hint = "A colour as #RRGGBB";
   return html`<div class="colour"><label for="${id}">${label}</label><div class="colour-pair">
 <input type="color" id="${id}-picker" value="${picker}" aria-label="${label}: pick a colour" data-colour-for="${id}" hidden>
-<input id="${id}" name="${id}" type="text" class="hex" value="${value}" maxlength="7" placeholder="${optional ? optional.placeholder : "#RRGGBB"}" spellcheck="false" autocomplete="off" inputmode="text" aria-describedby="${id}-hint${problem ? ` ${id}-problem` : ""}"${optional ? html` data-optional` : ""}${attrs}></div>
-<p class="sr-only" id="${id}-hint">${hint}</p>${note}</div>`;
+<input id="${id}" name="${id}" type="text" class="hex" value="${value}" maxlength="7" placeholder="${optional ? "default" : "#RRGGBB"}" spellcheck="false" autocomplete="off" inputmode="text" aria-describedby="${id}-hint${problem ? ` ${id}-problem` : ""}"${optional ? html` data-optional` : ""}${attrs}></div>
+${optional ? html`<p class="hint" id="${id}-hint">Empty: ${optional.empty}.</p>` : html`<p class="sr-only" id="${id}-hint">${hint}</p>`}${note}</div>`;
 }
 
 /** The styles the builder offers, with what each looks like. */
@@ -184,18 +182,18 @@ function wordsFields(v: TimerFormValues, byId: ProblemsById): SafeHtml {
 ${f("heading_text", "Heading", v.heading_text, { hint: `Up to ${L.heading.maxLength} characters; empty: none.`, attrs: html` placeholder="Sale ends in"` })}
 <div class="row">${fontSelect("heading_font", "Heading font", v.heading_font)}
 ${size("heading_size", "Heading size (px)", v.heading_size, L.heading)}
-${colour("heading_color", "Heading colour", v.heading_color.toLowerCase(), byId.get("heading_color"), { placeholder: "the digits' colour", picker: v.text_color })}</div></fieldset>
+${colour("heading_color", "Heading colour", v.heading_color.toLowerCase(), byId.get("heading_color"), { empty: "the digits' colour", picker: v.text_color })}</div></fieldset>
 <fieldset><legend>Line below</legend>
 ${f("subheading_text", "Line below", v.subheading_text, { hint: `Up to ${L.subheading.maxLength} characters; empty: none.`, attrs: html` placeholder="Free shipping on every order"` })}
 <div class="row">${fontSelect("subheading_font", "Line below: font", v.subheading_font)}
 ${size("subheading_size", "Line below: size (px)", v.subheading_size, L.subheading)}
-${colour("subheading_color", "Line below: colour", v.subheading_color.toLowerCase(), byId.get("subheading_color"), { placeholder: "the digits' colour", picker: v.text_color })}</div></fieldset>
+${colour("subheading_color", "Line below: colour", v.subheading_color.toLowerCase(), byId.get("subheading_color"), { empty: "the digits' colour", picker: v.text_color })}</div></fieldset>
 <fieldset><legend>Button</legend>
 ${f("button_label", "Button", v.button_label, { hint: `Up to ${L.button.maxLength} characters; empty: none. “Where the email’s link leads” (below) is where it goes.`, attrs: html` placeholder="Shop now"` })}
 <div class="row">${fontSelect("button_font", "Button font", v.button_font)}
 ${size("button_size", "Button size (px)", v.button_size, L.button)}
-${colour("button_color", "Button text colour", v.button_color.toLowerCase(), byId.get("button_color"), { placeholder: "the background colour", picker: v.background_color })}
-${colour("button_background", "Button colour", v.button_background.toLowerCase(), byId.get("button_background"), { placeholder: "the accent colour", picker: v.accent_color })}</div></fieldset>
+${colour("button_color", "Button text colour", v.button_color.toLowerCase(), byId.get("button_color"), { empty: "the background colour", picker: v.background_color })}
+${colour("button_background", "Button colour", v.button_background.toLowerCase(), byId.get("button_background"), { empty: "the accent colour", picker: v.accent_color })}</div></fieldset>
 </fieldset>`;
 }
 
