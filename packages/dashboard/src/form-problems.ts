@@ -145,7 +145,10 @@ const API_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/ \(see GET \/timezones\)/g, ""],
   [/\bcanonical IANA time zone\b/g, "time zone from the list"],
   [/\ban absolute https:\/\/ URL without user name or password\b/g, "a full https:// address"],
-  [/must be null when transparent is true \(a transparent look draws no background\)/g, TRANSPARENT_FILL],
+  [
+    /must be null when transparent is true \(a transparent look draws no background\)/g,
+    TRANSPARENT_FILL,
+  ],
   [/ISO 8601 date-time with Z or a numeric UTC offset, like [^ ,;]+/g, "date and time"],
 ];
 

@@ -3,8 +3,8 @@ import {
   DEFAULT_LOOK,
   formatInstant,
   formatLocalDateTime,
-  type Look,
   LOOK_WORDS_LIMITS,
+  type Look,
   type LookWords,
   parseLocalDateTime,
   resolveLocal,
@@ -419,7 +419,12 @@ function lookOf(v: TimerFormValues): Record<string, unknown> {
     style: v.style,
     background: backgroundOf(v),
     heading: wordsOf(v.heading_text, v.heading_font, v.heading_size, v.heading_color),
-    subheading: wordsOf(v.subheading_text, v.subheading_font, v.subheading_size, v.subheading_color),
+    subheading: wordsOf(
+      v.subheading_text,
+      v.subheading_font,
+      v.subheading_size,
+      v.subheading_color,
+    ),
     button:
       v.button_label === ""
         ? null

@@ -173,8 +173,16 @@ function wordsFields(v: TimerFormValues, byId: ProblemsById): SafeHtml {
     text(id, label, value, { ...extra, problem: byId.get(id) });
   const fontSelect = (id: string, label: string, value: string) =>
     html`<div><label for="${id}">${label}</label><select id="${id}" name="${id}">${options(value, WORD_FONTS)}</select></div>`;
-  const size = (id: string, label: string, value: string, limits: { minSize: number; maxSize: number }) =>
-    f(id, label, value, { type: "number", attrs: html` min="${limits.minSize}" max="${limits.maxSize}"` });
+  const size = (
+    id: string,
+    label: string,
+    value: string,
+    limits: { minSize: number; maxSize: number },
+  ) =>
+    f(id, label, value, {
+      type: "number",
+      attrs: html` min="${limits.minSize}" max="${limits.maxSize}"`,
+    });
   const L = LOOK_WORDS_LIMITS;
   return html`<fieldset class="words"><legend>Words in the image</legend>
 <p class="hint">Drawn in the image itself, so every email app shows them. In an email the whole image is the link.</p>

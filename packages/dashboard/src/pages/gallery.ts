@@ -46,8 +46,8 @@ function sampleDefinition(preset: LookPreset): TimerDefinition {
 
 /** A ready look drawn by the renderer at its sample time (600 px wide PNG), drawn once. */
 export function presetPicture(deps: DashboardDeps, preset: LookPreset): Promise<Uint8Array> {
-  let drawn = pictures.get(deps);
-  if (!drawn) pictures.set(deps, (drawn = new Map()));
+  const drawn = pictures.get(deps) ?? new Map<string, Promise<Uint8Array>>();
+  pictures.set(deps, drawn);
   let picture = drawn.get(preset.id);
   if (!picture) {
     const definition = sampleDefinition(preset);

@@ -294,9 +294,7 @@ async function saveLook(ctx: PageContext, id: string, deps: Parameters<PageRoute
     });
   } catch (error) {
     if (!(error instanceof StoreError) || error.code !== "limit_reached") throw error;
-    return refuse(
-      `${error.message} in ${ctx.environment}: delete one under Looks first.`,
-    );
+    return refuse(`${error.message} in ${ctx.environment}: delete one under Looks first.`);
   }
   return redirect(`${ctx.envPath(`/timers/${id}`)}?notice=look-saved`);
 }
