@@ -13,6 +13,11 @@
 // 3. The first image in a fresh process, in child processes: import, the first GIF with
 //    nothing prepared, and through a render pool (threads started and warmed at start).
 //
+// 5. Per style (issue 39), with --styles (or alone with --only-styles): CPU time per GIF
+//    (600x160, 60 frames, this one thread) of each look.style against today's default look,
+//    interleaved per round in a rotated order, the ratio being the median of the rounds' own
+//    ratios; and each style's size against gifsicle -O3 of the same frames.
+//
 // 4. With --base <a checkout of an earlier version, built>: that version's renderer in this
 //    same process against ours, per GIF, on today's default look and on looks with emoji
 //    (an emoji label and separator) and hidden leading zero units (issue 37). Interleaved
@@ -36,6 +41,8 @@ const { values } = parseArgs({
     children: { type: "string", default: "5" },
     base: { type: "string" },
     "only-base": { type: "boolean", default: false },
+    styles: { type: "boolean", default: false },
+    "only-styles": { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   },
 });
@@ -52,7 +59,8 @@ const { createImageRenderer } = await import("../packages/render/dist/index.js")
 const satori = require("satori").default;
 const { Resvg } = require("@resvg/resvg-js");
 const { GIFEncoder, quantize, applyPalette } = require("gifenc");
-const { DEFAULT_LOOK, formatParts, splitRemaining, unitLabel } = require("@tminus/core");
+const { DEFAULT_LOOK, LOOK_STYLES, formatParts, splitRemaining, unitLabel } =
+  require("@tminus/core");
 const omggif = rootRequire("omggif");
 
 const WIDTH = 600;
@@ -167,6 +175,81 @@ async function time(fn) {
   const start = performance.now();
   const bytes = await fn();
   return { ms: performance.now() - start, size: bytes.length };
+}
+
+// ---------------------------------------------------------------------------------------
+// 5. Per style.
+
+async function perStyle() {
+  const r = createImageRenderer();
+  const cases = { today: {} };
+  for (const style of LOOK_STYLES) cases[style] = { style };
+  // The words and a gradient on top of a style: the static parts are in the panel.
+  cases.boxes_words_gradient = {
+    style: "boxes",
+    background: { type: "gradient", from: "#FDE68A", to: "#F472B6", angle: 90 },
+    heading: { text: "Sale ends in" },
+    button: { label: "Shop now" },
+  };
+  const gif = (look, i) =>
+    r.gif({ remainingSeconds: remainingFor(i), look, width: WIDTH, height: HEIGHT });
+  const names = Object.keys(cases);
+  for (const name of names) for (let i = 0; i < 30; i++) await gif(cases[name], 500_000 + i);
+  const runs = Math.max(20, Math.round(RUNS / 2));
+  const perRound = Object.fromEntries(names.map((k) => [k, []]));
+  for (let round = 0; round < ROUNDS; round++)
+    for (let j = 0; j < names.length; j++) {
+      const name = names[(j + round) % names.length];
+      const cpu = process.cpuUsage();
+      for (let i = 0; i < runs; i++) await gif(cases[name], round * runs + i);
+      const used = process.cpuUsage(cpu);
+      perRound[name].push((used.user + used.system) / 1000 / runs);
+    }
+  const out = {};
+  const dir = gifsicleAvailable() ? mkdtempSync(join(tmpdir(), "tminus-style-")) : null;
+  for (const name of names) {
+    const ratios = perRound[name].map((x, k) => x / perRound.today[k]);
+    const bytes = await gif(cases[name], 7);
+    const row = {
+      cpu_ms_per_gif: round(median(perRound[name]), 3),
+      cpu_ms_per_round: perRound[name].map((x) => round(x, 3)),
+      over_today: round(median(ratios), 3),
+      bytes: bytes.length,
+    };
+    if (dir) {
+      const file = join(dir, `${name}.gif`);
+      writeFileSync(file, bytes);
+      writeFileSync(`${file}.whole.gif`, wholeFrames(bytes));
+      execFileSync("gifsicle", ["-O3", file, "-o", `${file}.o3.gif`]);
+      execFileSync("gifsicle", ["-O3", `${file}.whole.gif`, "-o", `${file}.whole.o3.gif`]);
+      const best = Math.min(statSync(`${file}.o3.gif`).size, statSync(`${file}.whole.o3.gif`).size);
+      row.gifsicle_O3_best = best;
+      row.over_gifsicle = round(bytes.length / best, 3);
+    }
+    out[name] = row;
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  return { runs_per_round: runs, rounds: ROUNDS, styles: out };
+}
+
+if (values["only-styles"]) {
+  const before = loadavg().map((x) => round(x, 1));
+  const v = await perStyle();
+  const after = loadavg().map((x) => round(x, 1));
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ load_average: { before, after }, ...v }, null, 2)}\n`);
+  } else {
+    const lines = [
+      `per style, 600x160, 60 frames, one thread: CPU ms per GIF, ${v.rounds} rounds of ${v.runs_per_round} GIFs; load average before ${before.join(" ")}, after ${after.join(" ")}`,
+    ];
+    for (const [name, row] of Object.entries(v.styles))
+      lines.push(
+        `  ${name.padEnd(22)} ${String(row.cpu_ms_per_gif).padStart(7)} ms  x${row.over_today} of today  ` +
+          `${(row.bytes / 1024).toFixed(1)} KB  gifsicle -O3 best ${row.gifsicle_O3_best ?? "-"} B  ours/gifsicle ${row.over_gifsicle ?? "-"}  rounds ${row.cpu_ms_per_round.join(" / ")}`,
+      );
+    process.stdout.write(`${lines.join("\n")}\n`);
+  }
+  process.exit(0);
 }
 
 if (values.base && values["only-base"]) {
@@ -303,6 +386,7 @@ async function againstBase(baseDir) {
 }
 
 const versus = values.base ? await againstBase(values.base) : null;
+const styles = values.styles ? await perStyle() : null;
 
 // ---------------------------------------------------------------------------------------
 // 2. Size against gifsicle -O3 on the same frames.
@@ -445,6 +529,7 @@ const report = {
   },
   warm: { "1x": summary(1), "2x": summary(2) },
   ...(versus ? { against_base: versus } : {}),
+  ...(styles ? { per_style: styles } : {}),
   sizes,
   first_image_fresh_process: {
     children: CHILDREN,

@@ -10,6 +10,7 @@ import {
 import { timerPath } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
 import { assertDrawable, UNDRAWABLE_TEXT } from "./_drawable";
+import { checkLookBackground, LOOK_BACKGROUND_UNKNOWN } from "./_look-background";
 import { checkLookFont, LOOK_FONT_MISSING, LOOK_FONT_UNKNOWN, lookFontBytes } from "./_look-font";
 import {
   changeTimer,
@@ -38,6 +39,7 @@ async function patchTimer(ctx: TimerRouteContext): Promise<RouteResult> {
   // look sent is replaced whole: whatever font it names must be here and draw it; an unchanged
   // look keeps drawing with its font, or the built-in one once that was deleted.
   const after = applyTimerPatch(timerData(before).definition, patch.value);
+  if (patch.value.look) await checkLookBackground(ctx, patch.value.look);
   const font = patch.value.look
     ? await checkLookFont(ctx, patch.value.look)
     : await lookFontBytes(ctx, after.ok ? after.value.look : undefined);
@@ -96,6 +98,7 @@ export const timerChangeRoutes = [
     errors: [
       LOOK_FONT_UNKNOWN,
       LOOK_FONT_MISSING,
+      LOOK_BACKGROUND_UNKNOWN,
       MISSING_IF_MATCH,
       BAD_IF_MATCH,
       {

@@ -29,6 +29,7 @@ import { requestSchemas, responseSchemas } from "../schemas/registry";
 import { duplicateRequestSchema } from "../schemas/responses";
 import { etagOf, newTimerData } from "../timer-view";
 import { assertDrawable, UNDRAWABLE_TEXT } from "./_drawable";
+import { checkLookBackground, LOOK_BACKGROUND_UNKNOWN } from "./_look-background";
 import { checkLookFont, LOOK_FONT_MISSING, LOOK_FONT_UNKNOWN } from "./_look-font";
 import {
   actorOf,
@@ -145,6 +146,7 @@ function parseCreate(json: unknown): CreateBody {
 async function createTimer(ctx: RouteContext<CreateBody>): Promise<RouteResult> {
   const key = idempotencyKeyOf(ctx, true)!;
   const { json, definition } = await ctx.body();
+  await checkLookBackground(ctx, definition.look);
   await assertDrawable(definition, await checkLookFont(ctx, definition.look));
   return createMetered(
     ctx,
@@ -271,6 +273,7 @@ export const timerRoutes = [
     errors: [
       LOOK_FONT_UNKNOWN,
       LOOK_FONT_MISSING,
+      LOOK_BACKGROUND_UNKNOWN,
       MISSING_IDEMPOTENCY_KEY,
       { code: "missing_field" },
       {

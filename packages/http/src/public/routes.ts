@@ -31,6 +31,7 @@ import { loadRender } from "./render-module";
 import { requestSource } from "./request-source";
 import { createStillImages, DEGRADED_HEADER } from "./still-images";
 import { createUploadedFonts, type TimerFont } from "./uploaded-fonts";
+import { createUploadedImages } from "./uploaded-images";
 import { FONTS_PREFIX } from "./urls";
 import { createViewCounter, viewerIdentity } from "./view-counter";
 import {
@@ -50,9 +51,10 @@ const FONT_CACHE_CONTROL = "public, max-age=31536000, immutable";
 const SHARE_IMAGE_WIDTH = 1200;
 const UNAVAILABLE_TEXT = "This countdown is not available";
 
-type Kind = "page" | "embed" | "gif" | "png" | "go" | "json" | "font";
+type Kind = "page" | "embed" | "gif" | "png" | "go" | "json" | "font" | "background";
 const KINDS: Record<string, Kind> = {
   "/font": "font",
+  "/background": "background",
   "": "page",
   "/embed": "embed",
   "/countdown.gif": "gif",
@@ -90,6 +92,7 @@ export function createPublicRoutes(deps: {
   );
   const renderer = createImageRenderer(deps.config.render);
   const uploadedFonts = createUploadedFonts(deps.store, deps.cache);
+  const uploadedImages = createUploadedImages(deps.store, deps.cache);
   // The pool full: a still of the exact time, never a 503. The loop too slow: pages give way.
   const stills = createStillImages({
     cacheBytes: deps.config.render.still_cache_mb * 1024 * 1024,
@@ -114,7 +117,7 @@ export function createPublicRoutes(deps: {
 
   async function notShown(kind: Kind, status: number): Promise<ApiResponse> {
     if (kind === "json") return countdownJsonNotAvailable(status);
-    if (kind === "font") return notFound();
+    if (kind === "font" || kind === "background") return notFound();
     if (kind === "gif" || kind === "png") {
       let images: { gif: Uint8Array; png: Uint8Array } | null = null;
       try {
@@ -173,12 +176,15 @@ export function createPublicRoutes(deps: {
     const remaining = status.remaining.total_seconds;
     // Looks without an upload (nearly all) wait for nothing more.
     const font = definition.look.font_asset_id ? await uploadedFonts.forTimer(timer) : null;
+    const picture =
+      definition.look.background?.type === "image" ? await uploadedImages.forTimer(timer) : null;
     // Everything the picture depends on, and nothing else: equal keys are equal images.
     const key = [
       kind,
       timer.id,
       timer.revision,
       font?.version ?? "",
+      picture?.version ?? "",
       options.scale,
       options.variant,
       options.width,
@@ -193,6 +199,7 @@ export function createPublicRoutes(deps: {
       frames: kind === "gif" ? options.frames : undefined,
     });
     if (font) input.font = { id: font.id, data: font.data };
+    if (picture) input.backgroundImage = { id: picture.id, data: picture.data };
     // Behind a queue, or refused by a full one: one frame of the exact time left beats a broken
     // image in an email (still-images.ts). A still has no ETag: it is not the picture of `key`.
     const pool = renderer.poolStats();
@@ -225,8 +232,17 @@ export function createPublicRoutes(deps: {
     const urls = publicUrls(baseUrl, timer.id);
     const fonts = `${baseUrl}${FONTS_PREFIX}`;
     const font = definition.look.font_asset_id ? await uploadedFonts.forTimer(timer) : null;
+    const picture =
+      definition.look.background?.type === "image" ? await uploadedImages.forTimer(timer) : null;
     const input = {
       name: timer.name,
+      ...(picture
+        ? {
+            backgroundImage: {
+              url: `${baseUrl}${PUBLIC_PREFIX}${timer.id}/background?v=${picture.version}`,
+            },
+          }
+        : {}),
       look: definition.look,
       ended: definition.ended,
       status: { remaining: status.remaining, state: status.state, target_at: status.target_at },
@@ -274,6 +290,26 @@ export function createPublicRoutes(deps: {
         "access-control-allow-origin": "*",
       },
       body: font.data,
+    };
+  }
+
+  /**
+   * A published timer's background picture, as uploaded: public only while the timer is
+   * published and its look names it. Kept a year when asked for by its version.
+   */
+  async function timerBackground(req: ApiRequest, timer: TimerRecord): Promise<ApiResponse> {
+    const picture = await uploadedImages.forTimer(timer);
+    if (!picture) return notFound();
+    return {
+      status: 200,
+      headers: {
+        "content-type": picture.contentType,
+        "cache-control":
+          req.query.get("v") === picture.version ? FONT_CACHE_CONTROL : "public, max-age=300",
+        "content-length": String(picture.data.byteLength),
+        "x-content-type-options": "nosniff",
+      },
+      body: picture.data,
     };
   }
 
@@ -330,6 +366,7 @@ export function createPublicRoutes(deps: {
     if (timer?.status !== "published") return notShown(kind, 404);
     // Not a view: a file the page loads.
     if (kind === "font") return timerFont(req, timer);
+    if (kind === "background") return timerBackground(req, timer);
     const options = kind === "gif" || kind === "png" ? imageOptions(req) : null;
     if ((kind === "gif" || kind === "png") && !options) return notShown(kind, 400);
     const { definition, clock } = timerData(timer);

@@ -18,6 +18,7 @@ const TIMER_TEMPLATES: Record<string, string> = {
   "/countdown.png": `${PUBLIC_PREFIX}{timer_id}/countdown.png`,
   "/countdown.json": `${PUBLIC_PREFIX}{timer_id}/countdown.json`,
   "/font": `${PUBLIC_PREFIX}{timer_id}/font`,
+  "/background": `${PUBLIC_PREFIX}{timer_id}/background`,
 };
 const FONT_TEMPLATE = `${FONTS_PREFIX}{file}`;
 const OTHER_TEMPLATE = `${PUBLIC_PREFIX}{other}`;

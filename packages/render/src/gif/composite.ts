@@ -117,6 +117,37 @@ function copyRow(src: Uint8Array, from: number, dst: Uint8Array, to: number, n: 
   for (let i = 0; i < n; i++) dst[to + i] = src[from + i]!;
 }
 
+// Where two shape cells of one size differ (a ring or bar one step apart): per pair, once.
+const diffBoxes = new WeakMap<CellRaster, Map<CellRaster, Box | null>>();
+
+/** The box where two equally sized rasters differ, relative to them; null when identical. */
+function diffBox(a: CellRaster, b: CellRaster): Box | null {
+  let byB = diffBoxes.get(a);
+  if (!byB) {
+    byB = new Map();
+    diffBoxes.set(a, byB);
+  }
+  if (byB.has(b)) return byB.get(b)!;
+  let x0 = a.w;
+  let x1 = -1;
+  let y0 = a.h;
+  let y1 = -1;
+  for (let y = 0; y < a.h; y++)
+    for (let x = 0; x < a.w; x++) {
+      const i = y * a.w + x;
+      if (a.pixels[i] === b.pixels[i]) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      y1 = y;
+    }
+  const box = x1 < 0 ? null : { x: x0, y: y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
+  byB.set(b, box);
+  return box;
+}
+
+const isStep = (p: PlacedCell) => p.cell.kind === "ring" || p.cell.kind === "bar";
+
 function samePlacement(a: PlacedCell, b: PlacedCell): boolean {
   return a.cell.key === b.cell.key && a.x === b.x && a.y === b.y && a.h === b.h;
 }
@@ -156,6 +187,21 @@ export function changedRect(
     const a = before[i];
     const b = after[i];
     if (a && b && samePlacement(a, b)) continue;
+    // A ring or bar one step on, in place: only the sliver that moved is new.
+    if (a && b && isStep(a) && isStep(b) && a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h) {
+      const ra = cells.get(a.cell.key);
+      const rb = cells.get(b.cell.key);
+      if (ra && rb && ra.w === rb.w && ra.h === rb.h) {
+        const d = diffBox(ra, rb);
+        if (d) {
+          x0 = Math.min(x0, a.x + d.x);
+          y0 = Math.min(y0, a.y + d.y);
+          x1 = Math.max(x1, a.x + d.x + d.w);
+          y1 = Math.max(y1, a.y + d.y + d.h);
+        }
+        continue;
+      }
+    }
     if (a) grow(a);
     if (b) grow(b);
   }

@@ -522,7 +522,7 @@ export function frameElement(spec: SceneSpec, placed: PlacedCell[]): Element {
     spec,
     placed.map(({ cell, x, y, w, h }) =>
       isShape(cell.kind)
-        ? shapeElement(spec, cell, { position: "absolute", left: x, top: y })
+        ? shapeElement(spec, { ...cell, w, h }, { position: "absolute", left: x, top: y })
         : {
             type: "div",
             props: {
