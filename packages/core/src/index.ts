@@ -53,6 +53,7 @@ export {
   lookOutputSchema,
   lookSchema,
   resolveLook,
+  UNIT_LABEL_MAX,
 } from "./schema/look";
 export {
   applyTimerPatch,

@@ -1,4 +1,10 @@
-import { LOOK_WORDS_LIMITS, type LookStyle, TIME_UNITS, timeZoneNames } from "@tminus/core";
+import {
+  LOOK_WORDS_LIMITS,
+  type LookStyle,
+  TIME_UNITS,
+  timeZoneNames,
+  UNIT_LABEL_MAX,
+} from "@tminus/core";
 import type { PageContext } from "../context";
 import { ENDED_TEXT_MAX, FALLBACK_EMPTY, type FieldProblem, NAME_MAX } from "../form-problems";
 import { html, type SafeHtml } from "../html";
@@ -355,7 +361,7 @@ ${backgroundFields(ctx, v, byId, input.images ?? [])}
 <label class="check"><input type="checkbox" name="dark_variant"${checked(v.dark_variant)}> Dark variant for dark-mode readers</label></div>
 ${field("locale", "Label language", v.locale, { hint: "A language tag: en, de, fr, es, ja, ...", attrs: html` maxlength="35"` })}
 <details><summary>Own label words</summary><div class="row">${TIME_UNITS.map((u) =>
-    field(`label_${u}`, u, v.labels[u] ?? "", { attrs: html` maxlength="40"` }),
+    field(`label_${u}`, u, v.labels[u] ?? "", { attrs: html` maxlength="${UNIT_LABEL_MAX}"` }),
   )}</div></details>
 </fieldset>
 ${wordsFields(v, byId)}
