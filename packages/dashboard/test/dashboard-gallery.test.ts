@@ -183,7 +183,7 @@ describe.skipIf(!chromiumAvailable)("the gallery and the builder's look, in Chro
       `${await page.getAttribute("form[data-preview]", "data-preview-state")} ${await page.textContent("#preview-status")}`;
     const before = await state();
     await change();
-    await expect.poll(state, { timeout: 30_000 }).not.toBe(before);
+    await expect.poll(state, { timeout: 90_000 }).not.toBe(before);
     const [ticket, ...said] = (await state()).split(" ");
     return ticket === "error" ? said.join(" ") : "ok";
   }
