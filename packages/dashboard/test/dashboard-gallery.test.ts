@@ -381,7 +381,8 @@ describe.skipIf(!chromiumAvailable)("the gallery and the builder's look, in Chro
     await page.fill("#look_name", "Brand kit");
     await page.click("text=Save look");
     await page.waitForURL(/notice=look-saved$/);
-    await page.goto(`${s.url}/dashboard/production/looks`);
+    // The gallery's pictures may still be drawing: the links are there before they are.
+    await page.goto(`${s.url}/dashboard/production/looks`, { waitUntil: "domcontentloaded" });
     await page.click("ul[aria-labelledby=saved-looks] a:has-text('Brand kit')");
     await page.waitForURL(/\/timers\/new\?saved=/);
     expect(await page.inputValue("#style")).toBe("bar");
@@ -401,8 +402,8 @@ describe.skipIf(!chromiumAvailable)("the gallery and the builder's look, in Chro
     });
 
     // A ready look chosen for an existing timer fills its edit form; saving keeps it.
-    await page.click("text=Choose a look from the gallery");
-    await page.waitForURL(/\/looks\?for=/);
+    await page.click("text=Choose a look from the gallery", { noWaitAfter: true });
+    await page.waitForURL(/\/looks\?for=/, { waitUntil: "domcontentloaded" });
     expect(await page.textContent("main")).toContain("Choosing a look for From the kit");
     await page.click("ul.looks a:has-text('Flip clock')");
     await page.waitForURL(/look=flip#edit$/);
