@@ -2,7 +2,9 @@
 // every property runs at most MUTATION_RUNS times. Stryker reruns the covering tests once per
 // mutant, and a recurrence mutant is covered by properties that run hundreds of cases over
 // decades of calendar; a few dozen cases kill almost every mutant that hundreds would.
-// The regular suite is unaffected. Tests import the default export (`import fc from "fast-check"`).
+// The regular suite is unaffected. Tests import the default export (`import fc from "fast-check"`);
+// a test that counts what its cases met reads the cap as `fc.mutationRuns` (through
+// packages/core/test/_fc-runs.ts) instead of assuming the number of runs it asked for.
 import { createRequire } from "node:module";
 
 const real: typeof import("fast-check") = createRequire(import.meta.url)("fast-check");
@@ -19,4 +21,4 @@ const capped = ((property: Parameters<Assert>[0], params?: Parameters<Assert>[1]
   )) as Assert;
 
 export const assert = capped;
-export default { ...real, assert: capped };
+export default { ...real, assert: capped, mutationRuns: MUTATION_RUNS };

@@ -1,12 +1,16 @@
 // The package layering of ARCHITECTURE.md, enforced: each package may import only the
 // packages listed for it, every @tminus import in a package's sources is declared in its
-// package.json, and no package declares one it may not have. dpdm (run beside this) checks
-// that no file imports another in a circle, type-only imports included.
+// package.json, and no package declares one it may not have. Inside a package, the folders
+// of `src/` stack one way too: no first-level folder imports another that imports it back,
+// directly or round a circle (files directly in `src/` aside). dpdm (run beside this) checks that no file imports another in a circle,
+// type-only imports included.
+//
+// `node scripts/check-layers.mjs [root]`: the repository at `root` (default: this one).
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = resolve(process.argv[2] ?? fileURLToPath(new URL("..", import.meta.url)));
 
 /** What sits below http: the packages http (and everything above it) may import. */
 const BELOW_HTTP = [
@@ -74,8 +78,58 @@ for (const dir of readdirSync(join(root, "packages"))) {
     }
   }
 }
+/**
+ * Circles among the first-level folders of `src` (two folders that import each other are the
+ * shortest), each as its imports, one file per step. Relative imports only: another package is
+ * the layering's business, and files directly in `src/` (the entry, the handler) may use any
+ * folder.
+ */
+function folderCycles(src) {
+  const edges = new Map();
+  for (const file of sources(src)) {
+    const [from, ...inFolder] = relative(src, file).split(sep);
+    if (inFolder.length === 0) continue;
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']*)["']/g)) {
+      const [to, ...rest] = relative(src, resolve(dirname(file), m[1])).split(sep);
+      if (rest.length === 0 || to === from || to === "..") continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      if (!edges.get(from).has(to))
+        edges.get(from).set(to, `${relative(src, file)} imports ${m[1]}`);
+    }
+  }
+  const cycles = [];
+  const state = new Map();
+  const path = [];
+  const visit = (folder) => {
+    state.set(folder, "open");
+    path.push(folder);
+    for (const [to] of edges.get(folder) ?? []) {
+      if (state.get(to) === "open") {
+        const circle = [...path.slice(path.indexOf(to)), to];
+        cycles.push(circle.slice(1).map((next, i) => edges.get(circle[i]).get(next)));
+      } else if (!state.has(to)) visit(to);
+    }
+    path.pop();
+    state.set(folder, "done");
+  };
+  for (const folder of [...edges.keys()].sort()) if (!state.has(folder)) visit(folder);
+  return cycles;
+}
+
+for (const dir of readdirSync(join(root, "packages"))) {
+  const src = join(root, "packages", dir, "src");
+  if (!statSync(src, { throwIfNoEntry: false })?.isDirectory()) continue;
+  for (const steps of folderCycles(src))
+    problems.push(
+      `packages/${dir}/src: folders import each other in a circle: ${steps.join("; ")}`,
+    );
+}
+
 if (problems.length > 0) {
   console.error(problems.join("\n"));
   process.exit(1);
 }
-console.log("layers: every package imports only what it may, and declares it");
+console.log(
+  "layers: every package imports only what it may, and declares it; the folders of each src stack one way",
+);

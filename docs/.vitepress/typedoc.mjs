@@ -15,7 +15,7 @@ export const ENTRY_POINTS = {
   "packages/admin/src/index.ts": "@tminus/admin",
   "packages/observability/src/index.ts": "@tminus/observability",
   "packages/http/src/index.ts": "@tminus/http",
-  "packages/http/src/transport/fastify.ts": "@tminus/http/fastify",
+  "packages/http/src/front-ends/fastify.ts": "@tminus/http/fastify",
   "packages/dashboard/src/index.ts": "@tminus/dashboard",
   "packages/cli/src/index.ts": "tminus",
 };

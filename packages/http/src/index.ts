@@ -38,6 +38,8 @@ export {
 } from "./config";
 export { type BillingCycle, cycleAt } from "./cycle";
 export { ApiError, ERROR_STATUS, type ErrorCode } from "./errors";
+export { createHandler, type TminusHandler } from "./front-ends/fetch";
+export { createNodeListener, type NodeListener } from "./front-ends/node";
 export type { AuthContext } from "./guards/auth";
 export { API_PREFIX, type HandlerOptions } from "./handler";
 export {
@@ -58,5 +60,3 @@ export {
   BodyTooLargeError,
   IncompleteBodyError,
 } from "./transport/exchange";
-export { createHandler, type TminusHandler } from "./transport/fetch";
-export { createNodeListener, type NodeListener } from "./transport/node";

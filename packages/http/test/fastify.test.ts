@@ -7,8 +7,8 @@ import type { Store } from "@tminus/store";
 import { sqliteStore } from "@tminus/store/sqlite";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tminusFastify } from "../src/front-ends/fastify";
 import { createAdmin, createHandler, type IssuedApiKey, type TminusHandler } from "../src/index";
-import { tminusFastify } from "../src/transport/fastify";
 
 let dir = "";
 let store: Store;

@@ -64,5 +64,8 @@ export function mixHex(a: string, b: string, share: number): string {
   const x = parseHex(a);
   const y = parseHex(b);
   const c = x.map((v, i) => Math.round(v * share + y[i]! * (1 - share)));
-  return `#${c.map((v) => v.toString(16).padStart(2, "0")).join("").toUpperCase()}`;
+  return `#${c
+    .map((v) => v.toString(16).padStart(2, "0"))
+    .join("")
+    .toUpperCase()}`;
 }

@@ -481,7 +481,8 @@ function wordsOf(look: Look, text: LookText, lookFonts: FontStack): Omit<Drawn, 
 function backgroundSpec(input: ResolvedInput): BackgroundSpec {
   const bg = input.look.background;
   if (bg === null || input.look.transparent) return null;
-  if (bg.type === "gradient") return { type: "gradient", from: bg.from, to: bg.to, angle: bg.angle };
+  if (bg.type === "gradient")
+    return { type: "gradient", from: bg.from, to: bg.to, angle: bg.angle };
   // A picture the caller did not pass (deleted, or not looked up) is drawn as none.
   const picture = input.backgroundImage;
   if (!picture) return null;

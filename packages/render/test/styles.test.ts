@@ -45,7 +45,10 @@ describe.each(LOOK_STYLES)("style %s", (style) => {
     expect(gif.frames).toHaveLength(10);
     for (const k of [0, 3, 9])
       expect(
-        samePixels(gif.frames[k]!, await images.rgba({ remainingSeconds: remaining, look, frame: k })),
+        samePixels(
+          gif.frames[k]!,
+          await images.rgba({ remainingSeconds: remaining, look, frame: k }),
+        ),
         `frame ${k}`,
       ).toBe(true);
     const png = decodePng(await images.png({ remainingSeconds: remaining, look }));
@@ -62,23 +65,26 @@ describe.each(LOOK_STYLES)("style %s", (style) => {
 });
 
 describe("rings and bars", () => {
-  it.each(["circles", "bar"] as const)("%s move from frame to frame beyond the digits", async (style) => {
-    const look = { style, units: ["minutes", "seconds"] } satisfies LookInput;
-    const gif = decodeGif(await images.gif({ remainingSeconds: 125, look, frames: 3 }));
-    // The seconds' shape changes each second: a frame's rectangle is wider than the digits.
-    const plain = decodeGif(
-      await images.gif({ remainingSeconds: 125, look: { ...look, style: "plain" }, frames: 3 }),
-    );
-    expect(gif.info[1]!.width * gif.info[1]!.height).toBeGreaterThan(
-      plain.info[1]!.width * plain.info[1]!.height,
-    );
-    for (const k of [1, 2])
-      expectClose(
-        gif.frames[k]!,
-        await images.reference({ remainingSeconds: 125, look, frame: k }),
-        `${style} frame ${k}`,
+  it.each(["circles", "bar"] as const)(
+    "%s move from frame to frame beyond the digits",
+    async (style) => {
+      const look = { style, units: ["minutes", "seconds"] } satisfies LookInput;
+      const gif = decodeGif(await images.gif({ remainingSeconds: 125, look, frames: 3 }));
+      // The seconds' shape changes each second: a frame's rectangle is wider than the digits.
+      const plain = decodeGif(
+        await images.gif({ remainingSeconds: 125, look: { ...look, style: "plain" }, frames: 3 }),
       );
-  });
+      expect(gif.info[1]!.width * gif.info[1]!.height).toBeGreaterThan(
+        plain.info[1]!.width * plain.info[1]!.height,
+      );
+      for (const k of [1, 2])
+        expectClose(
+          gif.frames[k]!,
+          await images.reference({ remainingSeconds: 125, look, frame: k }),
+          `${style} frame ${k}`,
+        );
+    },
+  );
 
   it("draws a 3-digit day count in a wider shape (its own atlas)", async () => {
     for (const style of ["circles", "boxes", "flip"] as const) {
@@ -147,7 +153,9 @@ describe("backgrounds", () => {
     const input = { remainingSeconds: remaining, look, height: 200 };
     const fast = await images.rgba(input);
     // The corners are the gradient's ends, the centre of the row the panel's white.
-    const at = (x: number, y: number) => [...fast.rgba.subarray((y * 600 + x) * 4, (y * 600 + x) * 4 + 3)];
+    const at = (x: number, y: number) => [
+      ...fast.rgba.subarray((y * 600 + x) * 4, (y * 600 + x) * 4 + 3),
+    ];
     expect(at(1, 1)[0]).toBeGreaterThan(200);
     expect(at(598, 1)[2]).toBeGreaterThan(150);
     const slow = await images.reference(input);
@@ -162,7 +170,10 @@ describe("backgrounds", () => {
     await expect(
       createImageRenderer().gif({
         remainingSeconds: 5,
-        look: { transparent: true, background: { type: "gradient", from: "#000000", to: "#FFFFFF" } },
+        look: {
+          transparent: true,
+          background: { type: "gradient", from: "#000000", to: "#FFFFFF" },
+        },
       }),
     ).rejects.toThrow(/look.background/);
   });

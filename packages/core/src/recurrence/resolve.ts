@@ -30,24 +30,19 @@ export function resolveLocalMs(zone: string, localMs: number): number {
   // two offsets that can apply.
   const before = zoneOffsetMs(zone, localMs - DAY_MS);
   const after = zoneOffsetMs(zone, localMs + DAY_MS);
-  // Stryker disable next-line ConditionalExpression: equivalent, with one offset all day both readings are that offset's instant, valid, and equal.
+  // One offset all around: the only reading, and no further lookup (two days' entries
+  // of the offset cache, not a third).
   if (before === after) return localMs - before;
 
   const early = localMs - before; // valid if still before the transition
   const late = localMs - after; // valid if already after it
   const earlyValid = zoneOffsetMs(zone, early) === before;
   const lateValid = zoneOffsetMs(zone, late) === after;
-  // Overlap: the earlier instant. The offset fell (before > after), so that is `early`,
-  // which is why the next line answers alike without this one.
-  // Stryker disable next-line ConditionalExpression: equivalent, see above.
-  if (earlyValid && lateValid) return Math.min(early, late);
-  // Stryker disable next-line ConditionalExpression: equivalent, without it an early-only reading falls through to `return early` below.
-  if (earlyValid) return early;
-  if (lateValid) return late;
-  // Gap: read the skipped wall time with the offset in force before the
-  // transition. That lands exactly `gap` later on the wall clock: 02:30 EST
-  // is 03:30 EDT.
-  return early;
+  // Only a reading after the transition takes `late`. Overlap (both valid): the earlier
+  // instant, which is `early` since the offset fell (before > after). Gap (neither valid):
+  // the skipped wall time read with the offset in force before the transition, which lands
+  // exactly `gap` later on the wall clock: 02:30 EST is 03:30 EDT.
+  return lateValid && !earlyValid ? late : early;
 }
 
 /**

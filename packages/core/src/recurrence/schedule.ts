@@ -70,8 +70,7 @@ export function createSchedule(
   zoneOffsetMs(zone, 0); // throws now, not on the first query, for an unknown zone
   const expansion = expandRule(rule, dtstart);
   const startLocal = localMsOf(dtstart);
-  // Stryker disable next-line ArrayDeclaration: equivalent, text in place of an absent list reads as NaN, which no wall time equals.
-  const excluded = new Set((options.exdates ?? []).map(localMsOf));
+  const excluded = new Set(options.exdates?.map(localMsOf));
 
   // Wall times at or after endLocal can never be occurrences.
   let endLocal = HORIZON_LOCAL;
@@ -81,8 +80,8 @@ export function createSchedule(
     endLocal = Math.min(endLocal, (daysFromCivil(until.year, until.month, until.day) + 1) * DAY_MS);
   } else if (until?.kind === "instant") {
     untilAt = until.at;
-    // Stryker disable next-line ArithmeticOperator: equivalent, the bound is 16 h past UNTIL and no zone's offset exceeds 15:56, so 2 ms less excludes nothing that could resolve on or before UNTIL.
-    endLocal = Math.min(endLocal, until.at + MAX_ABS_OFFSET_MS + 1);
+    // A wall time 16 h past UNTIL or later resolves after it: no offset reaches 16 h.
+    endLocal = Math.min(endLocal, until.at + MAX_ABS_OFFSET_MS);
   }
   const scan = { expansion, startLocal, endLocal };
   // `local` is the generated wall time, `r` the instant it resolves to.
@@ -100,7 +99,7 @@ export function createSchedule(
   return {
     next(after) {
       checkInstant(after);
-      // Stryker disable next-line EqualityOperator: equivalent, at exactly lastPossible the scan finds nothing after it either (a shortcut, not a rule).
+      // A shortcut, not a rule (the scan would find nothing either), that reads no offset.
       if (after >= lastPossible) return null;
       // A wall time earlier than this cannot land after `after`, except one in a
       // gap that ended within the last day: reading `after` with the older of
@@ -133,7 +132,8 @@ export function createSchedule(
 
     previous(at) {
       checkInstant(at);
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, before firstPossible the scan finds nothing either (every occurrence is later); a shortcut that also keeps offset lookups in range.
+      // A shortcut that reads no offset (and keeps offset lookups in range).
+      // Stryker disable next-line EqualityOperator: equivalent, at exactly firstPossible the scan finds nothing either (every occurrence is later); only the offsets read differ.
       if (at < firstPossible) return null;
       const a = Math.min(at, lastPossible);
       // Overlaps make wall times later than `a`'s reading land before `a`; the

@@ -1,14 +1,23 @@
 // UTC offsets of IANA zones at instants, memoised by UTC day.
 //
-// One offset lookup through Intl costs several microseconds, and recurrence
-// scans ask for the same days again and again. Offsets are therefore cached per
-// zone and UTC day: the offsets at both ends of a day, and, when they differ,
-// the exact instant of the change. This is exact because no zone changes its
-// offset twice within 48 hours (see resolve.ts), so a day holds at most one
-// transition. The cache is bounded; it only ever holds facts of the tz database.
+// One offset lookup through Intl costs several microseconds (tens on a loaded machine), and
+// recurrence scans ask for the same days again and again. Offsets are therefore cached per
+// zone and UTC day: the offsets at both ends of a day, and, when they differ, the exact
+// instant of the change. That is exact only while a day holds at most one change, which the
+// tz database keeps (no zone changes its offset twice within 48 hours; see resolve.ts).
+//
+// The assumption is checked against the runtime's own tz data, not trusted: each day with a
+// change is checked when it is first cached (the change found by bisection must be the only
+// one: the offset at the change and at every whole hour of the day is the one the entry
+// gives). A zone whose data breaks it falls back to the uncached exact path, one Intl lookup
+// per call (until the bounded cache starts over, which only repeats the check). A change that is undone within the same UTC day leaves both ends
+// equal and is not seen; the tz data has none (changes are 48 hours apart at least).
 
 import { intlOffsetMs } from "../time/intl-offset";
 import { DAY_MS, floorDiv } from "./_local";
+
+/** An offset function: UTC offset (ms) of IANA `zone` at `instant`. */
+export type OffsetSource = (zone: string, instant: number) => number;
 
 interface DayEntry {
   /** Offset (ms) from the start of the day until `change`. */
@@ -21,19 +30,30 @@ interface DayEntry {
 
 interface ZoneCache {
   zone: string;
-  days: Map<number, DayEntry>;
+  /** Cached days; null once the zone broke the one-change-per-day assumption (exact path). */
+  days: Map<number, DayEntry> | null;
 }
 
-const MAX_ZONES = 64;
-const MAX_DAYS_PER_ZONE = 20_000;
+/** Zones and days per zone the cache holds before it starts over. */
+export const MAX_ZONES = 64;
+export const MAX_DAYS_PER_ZONE = 20_000;
+const HOUR_MS = 3_600_000;
 const zones = new Map<string, ZoneCache>();
+let source: OffsetSource = intlOffsetMs;
+
+/**
+ * For tests: read offsets from `next` (the runtime's Intl when omitted) and forget every
+ * cached zone. A source that breaks the one-change-per-day assumption shows the fallback.
+ */
+export function useOffsetSource(next: OffsetSource = intlOffsetMs): void {
+  source = next;
+  zones.clear();
+}
 
 function zoneCache(name: string): ZoneCache {
   let cache = zones.get(name);
-  // Stryker disable next-line ConditionalExpression: equivalent, a fresh zone cache answers alike and only costs lookups.
   if (cache === undefined) {
-    intlOffsetMs(name, 0); // throws a RangeError for an unknown zone
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, when the cache is emptied only changes what a lookup costs.
+    source(name, 0); // throws a RangeError for an unknown zone
     if (zones.size >= MAX_ZONES) zones.clear();
     cache = { zone: name, days: new Map() };
     zones.set(name, cache);
@@ -41,37 +61,56 @@ function zoneCache(name: string): ZoneCache {
   return cache;
 }
 
-/** Uncached offset in whole milliseconds (whole seconds for LMT). */
-function rawOffset(zone: string, instant: number): number {
-  return intlOffsetMs(zone, instant);
-}
-
-function dayEntry(cache: ZoneCache, day: number): DayEntry {
-  let entry = cache.days.get(day);
-  // Stryker disable next-line ConditionalExpression: equivalent, a recomputed entry is the same tz fact.
-  if (entry !== undefined) return entry;
+/**
+ * The entry of UTC `day`, or null when the day holds more than one change: the zone then
+ * takes the exact path from now on.
+ */
+function dayEntry(cache: ZoneCache, days: Map<number, DayEntry>, day: number): DayEntry | null {
+  const known = days.get(day);
+  if (known !== undefined) return known;
   const start = day * DAY_MS;
-  const first = rawOffset(cache.zone, start);
-  const second = rawOffset(cache.zone, start + DAY_MS);
+  const end = start + DAY_MS;
+  const first = source(cache.zone, start);
+  const second = source(cache.zone, end);
   let change = Number.POSITIVE_INFINITY;
-  // Stryker disable next-line ConditionalExpression: equivalent, searching a day without a change keeps hi at the day's end, so change is past every instant of the day.
   if (first !== second) {
-    // Binary search for the first second with the new offset: transitions fall
-    // on whole seconds, so 17 steps pin it down within the day.
+    // Binary search for the first second with the new offset: transitions fall on whole
+    // seconds, so 17 steps at most pin it down within the day.
     let lo = start; // offset === first
-    let hi = start + DAY_MS; // offset === second
+    let hi = end; // offset !== first
     while (hi - lo > 1000) {
       const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
-      if (rawOffset(cache.zone, mid) === first) lo = mid;
+      if (source(cache.zone, mid) === first) lo = mid;
       else hi = mid;
     }
     change = hi;
+    if (!onlyChange(cache.zone, start, change, first, second)) {
+      cache.days = null;
+      return null;
+    }
   }
-  entry = { first, second, change };
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, when the cache is emptied only changes what a lookup costs.
-  if (cache.days.size >= MAX_DAYS_PER_ZONE) cache.days.clear();
-  cache.days.set(day, entry);
+  const entry = { first, second, change };
+  if (days.size >= MAX_DAYS_PER_ZONE) days.clear();
+  days.set(day, entry);
   return entry;
+}
+
+/**
+ * Whether `change` is the day's only change: the offset there is `second`, and at every
+ * whole hour of the day it is `first` before the change and `second` from it on.
+ */
+function onlyChange(
+  zone: string,
+  start: number,
+  change: number,
+  first: number,
+  second: number,
+): boolean {
+  if (source(zone, change) !== second) return false;
+  for (let t = start + HOUR_MS; t < start + DAY_MS; t += HOUR_MS) {
+    if (source(zone, t) !== (t < change ? first : second)) return false;
+  }
+  return true;
 }
 
 /**
@@ -79,6 +118,8 @@ function dayEntry(cache: ZoneCache, day: number): DayEntry {
  * -18000000 for New York in winter. Throws a RangeError for an unknown zone.
  */
 export function zoneOffsetMs(zone: string, instant: number): number {
-  const entry = dayEntry(zoneCache(zone), floorDiv(instant, DAY_MS));
+  const cache = zoneCache(zone);
+  const entry = cache.days && dayEntry(cache, cache.days, floorDiv(instant, DAY_MS));
+  if (!entry) return source(zone, instant);
   return instant < entry.change ? entry.first : entry.second;
 }

@@ -1,8 +1,8 @@
 // The timer as the API, webhooks and the dashboard show it. It lives here, below every
 // package that shows a timer, so that the API's responses and the events a webhook worker
 // sends (possibly in another process) are built by the same function.
+import { COMMON_FIELD_NAMES, shownCommonFields } from "../schema/common-fields";
 import type { TimerStatus, TimerType } from "../schema/constants";
-import { currentLook } from "../schema/look";
 import type { TimerDefinition } from "../schema/timer";
 import { fixedDeadlineMs } from "../status/fixed";
 import type { TimerClock } from "../status/types";
@@ -46,7 +46,8 @@ export function revisionTag(revision: number): string {
   return `r${revision}`;
 }
 
-const COMMON = new Set(["name", "type", "timezone", "metadata", "look", "ended"]);
+// What is not one type's own: `type` and the common fields (shown in their own places).
+const COMMON = new Set<string>(["type", ...COMMON_FIELD_NAMES]);
 
 /**
  * The timer object (`data` of `GET /timers/{id}`, and of every timer event). `baseUrl` is the
@@ -54,6 +55,16 @@ const COMMON = new Set(["name", "type", "timezone", "metadata", "look", "ended"]
  */
 export function timerView(row: TimerRow, baseUrl?: string): Record<string, unknown> {
   const { definition, signing_secret } = timerData(row);
+  // The name is the row's own column; any common field without a place of its own below
+  // follows `ended`.
+  const {
+    name: _,
+    timezone,
+    look,
+    ended,
+    metadata,
+    ...otherCommon
+  } = shownCommonFields(definition);
   const specific: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(definition)) if (!COMMON.has(k)) specific[k] = v;
   if (definition.type === "fixed") {
@@ -73,13 +84,14 @@ export function timerView(row: TimerRow, baseUrl?: string): Record<string, unkno
     type: row.type,
     status: row.status,
     environment: row.environment,
-    timezone: definition.timezone,
+    timezone,
     deadline_at: null,
     ...specific,
     ...(signing_secret ? { signing_secret } : {}),
-    look: currentLook(definition.look),
-    ended: definition.ended,
-    metadata: definition.metadata ?? {},
+    look,
+    ended,
+    ...otherCommon,
+    metadata,
     revision: revisionTag(row.revision),
     created_at: formatInstant(row.created_at),
     updated_at: formatInstant(row.updated_at),

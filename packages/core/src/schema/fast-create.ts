@@ -3,12 +3,19 @@
 // fixed or duration timer, no look). This path only ever says "valid, and here is the value"
 // or "not mine": every body it does not accept (any error, any field or shape it does not
 // handle) goes to zod, so issues and messages stay zod's. Sub-objects it does not check by
-// hand (a given look, ended, metadata) are parsed with the same zod schemas the union uses.
+// hand (a given look, ended, metadata) are parsed with the same zod schemas the union uses, and
+// so is any common field (common-fields.ts) without a hand-written check.
 // test/schema-fast-create.test.ts checks with fast-check that both agree.
 import type { z } from "zod";
 import { formatLocalDateTime, parseLocalDateTime } from "../time/local-date-time";
 import { formatInstant, parseOffsetDateTime } from "../time/offset-date-time";
 import { isCanonicalTimeZone } from "../time/timezones";
+import {
+  COMMON_FIELD_NAMES,
+  COMMON_FIELDS,
+  type CommonFieldName,
+  metadataField,
+} from "./common-fields";
 import { DEFAULT_TIMEZONE, MAX_DURATION_SECONDS } from "./constants";
 import { endedSchema } from "./ended";
 import { INSTANT_RANGE } from "./fields";
@@ -17,13 +24,12 @@ import { lookSchema, resolveLook } from "./look";
 import {
   type DurationTimerDefinition,
   type FixedTimerDefinition,
-  metadataField,
   START_ON,
   type TimerDefinition,
 } from "./timer";
 
 /** Fields every timer type takes. */
-const COMMON_KEYS = ["type", "name", "timezone", "metadata", "look", "ended"];
+const COMMON_KEYS = ["type", ...COMMON_FIELD_NAMES];
 const FIXED_KEYS = new Set([
   ...COMMON_KEYS,
   "deadline_at",
@@ -34,6 +40,32 @@ const DURATION_KEYS = new Set([...COMMON_KEYS, "duration_seconds", "not_after", 
 
 // Its own instance of the union's metadata schema: same rules, same output.
 const metadataSchema: z.ZodType<Record<string, string>> = metadataField();
+
+/** What a check answers for an optional field left out: no key in the definition. */
+const ABSENT = Symbol("absent");
+
+// The common fields the create path sees most, checked by hand; zod's own rules for the rest.
+// A check answers the field's value, ABSENT, or undefined for a value the fast path leaves to zod.
+const HAND_CHECKS: { [K in CommonFieldName]?: (value: unknown) => unknown } = {
+  name: nameOf,
+  timezone: timeZoneOf,
+  metadata: metadataOf,
+  look: lookOf,
+  ended: endedOf,
+};
+
+/** Each common field's check, in the schemas' order. */
+const COMMON_CHECKS = COMMON_FIELD_NAMES.map(
+  (key) => [key, HAND_CHECKS[key] ?? schemaCheck(COMMON_FIELDS[key].create())] as const,
+);
+
+function schemaCheck(schema: z.ZodType): (value: unknown) => unknown {
+  return (value) => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) return undefined;
+    return parsed.data === undefined ? ABSENT : parsed.data;
+  };
+}
 
 /**
  * The definition zod's `timerCreateSchema` would give for `body`, when `body` is a valid fixed
@@ -50,21 +82,18 @@ export function fastTimerCreate(body: Record<string, unknown>): TimerDefinition 
     if (!keys.has(key) || body[key] === undefined) return undefined;
   if (Object.getOwnPropertyNames(body).length !== Object.keys(body).length) return undefined;
 
-  const name = nameOf(body["name"]);
-  if (name === undefined) return undefined;
-  const timezone = timeZoneOf(body["timezone"]);
-  if (timezone === undefined) return undefined;
-  const metadata = metadataOf(body["metadata"]);
-  if (metadata === undefined) return undefined;
-  const look = lookOf(body["look"]);
-  if (look === undefined) return undefined;
-  const ended = endedOf(body["ended"]);
-  if (ended === undefined) return undefined;
+  // Keys in the schema's order (zod's output order), so the stored JSON is the same text.
+  const common: Record<string, unknown> = { type };
+  for (const [key, check] of COMMON_CHECKS) {
+    const value = check(body[key]);
+    if (value === undefined) return undefined;
+    // An optional field left out stays out, as in zod's output.
+    if (value !== ABSENT) common[key] = value;
+  }
 
   if (type === "fixed") {
     if (fixedDeadlineIssues(body).length > 0) return undefined;
-    // Keys in the schema's order (zod's output order), so the stored JSON is the same text.
-    const out = { type, name, timezone, metadata, look, ended } as FixedTimerDefinition;
+    const out = common as FixedTimerDefinition;
     if (body["deadline_at"] !== undefined) {
       const at = instantOf(body["deadline_at"]);
       if (at === undefined) return undefined;
@@ -83,15 +112,8 @@ export function fastTimerCreate(body: Record<string, unknown>): TimerDefinition 
   const seconds = body["duration_seconds"];
   if (!Number.isInteger(seconds) || (seconds as number) < 1) return undefined;
   if ((seconds as number) > MAX_DURATION_SECONDS) return undefined;
-  const out = {
-    type,
-    name,
-    timezone,
-    metadata,
-    look,
-    ended,
-    duration_seconds: seconds as number,
-  } as DurationTimerDefinition;
+  const out = common as DurationTimerDefinition;
+  out.duration_seconds = seconds as number;
   if (body["not_after"] !== undefined) {
     const notAfter = instantOf(body["not_after"]);
     if (notAfter === undefined) return undefined;

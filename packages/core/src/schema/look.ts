@@ -87,10 +87,9 @@ export const LOOK_WORDS_LIMITS = Object.freeze({
   button: { maxLength: CTA_LABEL_MAX, minSize: 8, maxSize: 64, size: 16 },
 });
 
-const wordsFont = z
-  .enum(["sans", "mono", "serif"])
-  .nullable()
-  .meta({ description: "Built-in font family of these words. null: the look's font (an uploaded one too)." });
+const wordsFont = z.enum(["sans", "mono", "serif"]).nullable().meta({
+  description: "Built-in font family of these words. null: the look's font (an uploaded one too).",
+});
 
 function wordsSchema(kind: "heading" | "subheading", description: string) {
   const limits = LOOK_WORDS_LIMITS[kind];
@@ -101,12 +100,23 @@ function wordsSchema(kind: "heading" | "subheading", description: string) {
         .min(1)
         .max(limits.maxLength)
         .refine((text) => text.trim() !== "", "must not be empty")
-        .meta({ description: "The words.", examples: [kind === "heading" ? "Sale ends in" : "Free shipping on every order"] }),
+        .meta({
+          description: "The words.",
+          examples: [kind === "heading" ? "Sale ends in" : "Free shipping on every order"],
+        }),
       font: wordsFont.optional(),
-      size: z.int().min(limits.minSize).max(limits.maxSize).optional().meta({
-        description: `Height of the letters in CSS pixels (default ${limits.size}); shrunk when the image is too small.`,
-      }),
-      color: hexColor().nullable().optional().meta({ description: "Colour of the words. null: text_color." }),
+      size: z
+        .int()
+        .min(limits.minSize)
+        .max(limits.maxSize)
+        .optional()
+        .meta({
+          description: `Height of the letters in CSS pixels (default ${limits.size}); shrunk when the image is too small.`,
+        }),
+      color: hexColor()
+        .nullable()
+        .optional()
+        .meta({ description: "Colour of the words. null: text_color." }),
     })
     .meta({ description });
 }
@@ -125,8 +135,13 @@ const buttonSchema = z
       .min(LOOK_WORDS_LIMITS.button.minSize)
       .max(LOOK_WORDS_LIMITS.button.maxSize)
       .optional()
-      .meta({ description: `Height of the label in CSS pixels (default ${LOOK_WORDS_LIMITS.button.size}).` }),
-    color: hexColor().nullable().optional().meta({ description: "Colour of the label. null: background_color." }),
+      .meta({
+        description: `Height of the label in CSS pixels (default ${LOOK_WORDS_LIMITS.button.size}).`,
+      }),
+    color: hexColor()
+      .nullable()
+      .optional()
+      .meta({ description: "Colour of the label. null: background_color." }),
     background_color: hexColor()
       .nullable()
       .optional()
@@ -145,7 +160,8 @@ const backgroundSchema = z
         from: hexColor().meta({ description: "Colour where the gradient starts." }),
         to: hexColor().meta({ description: "Colour where it ends." }),
         angle: z.int().min(0).max(359).optional().meta({
-          description: "Direction in degrees, as CSS linear-gradient: 180 (default) runs top to bottom, 90 left to right.",
+          description:
+            "Direction in degrees, as CSS linear-gradient: 180 (default) runs top to bottom, 90 left to right.",
         }),
       })
       .meta({ description: "A linear gradient between two colours." }),
@@ -237,8 +253,14 @@ const lookShape = {
       "A gradient or uploaded image filling the image; the countdown then sits on a panel of " +
       "background_color. null: background_color alone. Not with transparent. An image deleted later is drawn as null.",
   }),
-  heading: wordsSchema("heading", "Words drawn above the countdown, in images and pages. null: none.").nullable(),
-  subheading: wordsSchema("subheading", "A line drawn below the countdown, in images and pages. null: none.").nullable(),
+  heading: wordsSchema(
+    "heading",
+    "Words drawn above the countdown, in images and pages. null: none.",
+  ).nullable(),
+  subheading: wordsSchema(
+    "subheading",
+    "A line drawn below the countdown, in images and pages. null: none.",
+  ).nullable(),
   button: buttonSchema.nullable(),
   transparent: z.boolean().meta({ description: "Draw no background (PNG, GIF, embed)." }),
   dark: z
@@ -328,7 +350,12 @@ export const lookOutputSchema = z.strictObject({
   dark: z.strictObject(colorsShape).nullable(),
   background: z
     .discriminatedUnion("type", [
-      z.strictObject({ type: z.literal("gradient"), from: hexColor(), to: hexColor(), angle: z.int() }),
+      z.strictObject({
+        type: z.literal("gradient"),
+        from: hexColor(),
+        to: hexColor(),
+        angle: z.int(),
+      }),
       z.strictObject({ type: z.literal("image"), asset_id: z.uuid() }),
     ])
     .nullable(),

@@ -4,17 +4,14 @@
 // every change needs If-Match, clients read the timer first anyway, so
 // replacing nested objects whole is simpler and as convenient as merging them.
 import { z } from "zod";
+import { commonPatchShape } from "./common-fields";
 import { MAX_DURATION_SECONDS, type TimerType } from "./constants";
-import { endedSchema } from "./ended";
 import { offsetDateTime, seconds, timeZone } from "./fields";
 import { toValidationIssues, type ValidationResult } from "./issues";
-import { lookSchema } from "./look";
 import {
   allowViewerTimezoneField,
   deadlineAtField,
   deadlineLocalField,
-  metadataField,
-  nameField,
   personalizationSchema,
   recurrenceSchema,
   startOnField,
@@ -30,11 +27,7 @@ function common<T extends TimerType>(type: T) {
         error: `cannot be changed (this is a ${type} timer); create a new timer instead`,
       })
       .optional(),
-    name: nameField().optional(),
-    timezone: timeZone().nullable().optional(),
-    metadata: metadataField().nullable().optional(),
-    look: lookSchema.nullable().optional(),
-    ended: endedSchema.nullable().optional(),
+    ...commonPatchShape(),
   };
 }
 

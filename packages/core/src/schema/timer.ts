@@ -1,36 +1,12 @@
 // The timer definition a client sends to POST /timers, one strict object per
 // type. Field schemas are built by small functions so that the PATCH schemas
-// (patch.ts) validate exactly the same values.
+// (patch.ts) validate exactly the same values; the fields every type takes come
+// from the table in common-fields.ts.
 import { z } from "zod";
 import { parseRRule } from "../recurrence/rrule";
-import { DEFAULT_TIMEZONE, MAX_DURATION_SECONDS } from "./constants";
-import { endedSchema } from "./ended";
+import { commonCreateShape } from "./common-fields";
+import { MAX_DURATION_SECONDS } from "./constants";
 import { localDateTime, offsetDateTime, seconds, timeZone } from "./fields";
-import { lookSchema } from "./look";
-
-/** Display name, trimmed; 1..200 characters. */
-export function nameField() {
-  return z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .meta({ description: "Name shown in lists; never rendered.", examples: ["Black Friday"] });
-}
-
-/** Free-form string pairs for the client's own bookkeeping (at most 20). */
-export function metadataField() {
-  return (
-    z
-      // zod skips a "__proto__" key rather than copy it, so it never reaches a definition.
-      .record(z.string().min(1).max(40), z.string().max(500))
-      .refine((record) => Object.keys(record).length <= 20, "must have at most 20 keys")
-      .meta({
-        description: "Up to 20 keys of 1..40 characters with values of up to 500 characters.",
-        examples: [{ campaign: "bf-2026" }],
-      })
-  );
-}
 
 /** `recurrence` of a recurring timer: an RRULE subset from a wall-clock start. */
 export const recurrenceSchema = z
@@ -107,16 +83,6 @@ export const personalizationSchema = z
   ])
   .meta({ description: "Where each recipient's deadline comes from." });
 
-function common() {
-  return {
-    name: nameField(),
-    timezone: timeZone().default(DEFAULT_TIMEZONE),
-    metadata: metadataField().default(() => ({})),
-    look: lookSchema.prefault({}),
-    ended: endedSchema.prefault({}),
-  };
-}
-
 /** `deadline_at` of a fixed timer: the deadline as an instant. */
 export function deadlineAtField() {
   return offsetDateTime().meta({
@@ -155,7 +121,7 @@ export function allowViewerTimezoneField() {
 export const fixedTimerSchema = z
   .strictObject({
     type: z.literal("fixed"),
-    ...common(),
+    ...commonCreateShape(),
     deadline_at: deadlineAtField().optional(),
     deadline_local: deadlineLocalField().optional(),
     allow_viewer_timezone: allowViewerTimezoneField().default(false),
@@ -189,7 +155,7 @@ export function startOnField() {
 /** An evergreen timer: each viewer gets `duration_seconds` from their own start. */
 export const durationTimerSchema = z.strictObject({
   type: z.literal("duration"),
-  ...common(),
+  ...commonCreateShape(),
   duration_seconds: seconds(1, MAX_DURATION_SECONDS).meta({
     description: "Length of every viewer's countdown (at most 366 days).",
     examples: [86_400],
@@ -203,7 +169,7 @@ export const durationTimerSchema = z.strictObject({
 /** A timer counting down to the next occurrence of a rule in an IANA time zone. */
 export const recurringTimerSchema = z.strictObject({
   type: z.literal("recurring"),
-  ...common(),
+  ...commonCreateShape(),
   // Wall-clock occurrences mean nothing without a zone, so no default here.
   timezone: timeZone(),
   recurrence: recurrenceSchema,
@@ -213,7 +179,7 @@ export const recurringTimerSchema = z.strictObject({
 /** A timer whose deadline comes from each recipient's URL. */
 export const personalizedTimerSchema = z.strictObject({
   type: z.literal("personalized"),
-  ...common(),
+  ...commonCreateShape(),
   personalization: personalizationSchema,
 });
 

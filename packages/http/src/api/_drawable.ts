@@ -5,8 +5,8 @@
 // cannot draw. Without @tminus/render installed nothing is drawn at all (the public routes
 // answer 503), and nothing is checked.
 import type { TimerDefinition } from "@tminus/core";
-import { DocumentedError } from "../openapi/error-cases";
 import { loadRender, RenderMissingError } from "../public/render-module";
+import { DocumentedError } from "../vocabulary/error-cases";
 
 /** A text of the look or the ended text with a character images cannot draw. */
 export const UNDRAWABLE_TEXT = new DocumentedError(
@@ -33,7 +33,14 @@ export async function assertDrawable(
   uploadedFont: Uint8Array | null = null,
 ): Promise<void> {
   const { look, ended } = definition;
-  const texts = [look.separator, ended.text, ...Object.values(look.labels)];
+  const texts = [
+    look.separator,
+    ended.text,
+    ...Object.values(look.labels),
+    look.heading?.text,
+    look.subheading?.text,
+    look.button?.label,
+  ];
   if ((look.locale === "en" || !look.show_labels) && texts.every((t) => PLAIN.test(t ?? "")))
     return;
   let render: Awaited<ReturnType<typeof loadRender>>;

@@ -11,11 +11,17 @@ export const LOOK_BACKGROUND_UNKNOWN = new DocumentedError(
     message: `look.background.asset_id: there is no uploaded image ${id} in this ${environment} environment (POST /assets with kind image uploads one)`,
     details: { field: "look.background.asset_id" },
   }),
-  { example: ["01969e7c-8d7e-7a43-9c57-1f1f0e3e4b2a", "production"], name: "look_background_unknown" },
+  {
+    example: ["01969e7c-8d7e-7a43-9c57-1f1f0e3e4b2a", "production"],
+    name: "look_background_unknown",
+  },
 );
 
 /** Refuses `look` when its background names a picture that is not an image asset here. */
-export async function checkLookBackground(ctx: RouteContext, look: Look | undefined): Promise<void> {
+export async function checkLookBackground(
+  ctx: RouteContext,
+  look: Look | undefined,
+): Promise<void> {
   const background = look?.background;
   if (background?.type !== "image") return;
   const asset = await ctx.services.store.getAsset(

@@ -2,8 +2,8 @@
 // the digits (checked at upload), the separator and every label of its locale. Checked when a
 // timer is created or its look is replaced, so an image never has to fall back unannounced.
 import type { Look } from "@tminus/core";
-import { DocumentedError } from "../openapi/error-cases";
 import { loadRender, RenderMissingError } from "../public/render-module";
+import { DocumentedError } from "../vocabulary/error-cases";
 import type { RouteContext } from "./context";
 
 /** The look's font_asset_id names no font of this environment. */

@@ -3,14 +3,14 @@ import type { Actor, TimerChange, TimerRecord, WebhookEventType } from "@tminus/
 import { uuidv7 } from "@tminus/store";
 import { changeEvent } from "@tminus/webhooks";
 import { ApiError } from "../errors";
+import { cursorBinding } from "../paging";
+import { etagOf } from "../timer-view";
 import {
   BAD_IF_MATCH,
   MISSING_IF_MATCH,
   STALE_REVISION,
   TIMER_NOT_FOUND,
-} from "../openapi/error-cases";
-import { cursorBinding } from "../paging";
-import { etagOf } from "../timer-view";
+} from "../vocabulary/error-cases";
 import type { RouteContext, RouteResult } from "./context";
 
 /** A core validation issue as the specification's error (code, message, `details.field`). */

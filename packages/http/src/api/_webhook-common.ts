@@ -1,7 +1,7 @@
 import type { CursorCodec } from "../cursor";
 import type { ApiError } from "../errors";
-import type { DocumentedError } from "../openapi/error-cases";
 import { keysetPage } from "../paging";
+import type { DocumentedError } from "../vocabulary/error-cases";
 import type { RouteContext, RouteResult } from "./context";
 
 /**

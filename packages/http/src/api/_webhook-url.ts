@@ -1,7 +1,7 @@
 import { blockedHost } from "@tminus/webhooks";
 import type { WebhookConfig } from "../config";
 import { validationError } from "../errors";
-import { URL_NOT_HTTPS, URL_PRIVATE } from "../openapi/error-cases";
+import { URL_NOT_HTTPS, URL_PRIVATE } from "../vocabulary/error-cases";
 
 /**
  * Checks a destination URL against the operator's policy and returns it normalised (WHATWG

@@ -1,10 +1,10 @@
 import { formatInstant, parseOffsetDateTime } from "@tminus/core";
 import type { AnalyticsGranularity, RenderAnalyticsBucket } from "@tminus/store";
 import { z } from "zod";
-import { DocumentedError, fieldError } from "../openapi/error-cases";
 import { cursorBinding, keysetPage } from "../paging";
-import { listQuery, parameter, timerPath, toldAs } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
+import { DocumentedError, fieldError } from "../vocabulary/error-cases";
+import { listQuery, parameter, timerPath, toldAs } from "../vocabulary/parameters";
 import { loadTimer } from "./_timer-common";
 import type { RouteContext, RouteResult } from "./context";
 import { defineRoute } from "./define";

@@ -1,8 +1,8 @@
 import { isPlainObject, toValidationIssues } from "@tminus/core";
 import type { z } from "zod";
 import { ApiError, validationError } from "../errors";
-import { BODY_NOT_JSON } from "../openapi/error-cases";
 import type { ApiRequest } from "../transport/exchange";
+import { BODY_NOT_JSON } from "../vocabulary/error-cases";
 import type { BodySpec } from "./define";
 
 /**

@@ -1,9 +1,9 @@
 import type { Scope } from "@tminus/admin";
 import type { z } from "zod";
 import type { TminusConfig } from "../config";
-import type { ErrorCase } from "../openapi/error-cases";
-import type { HeaderName, ParameterName } from "../openapi/parameters";
-import type { TagName } from "../openapi/tags";
+import type { ErrorCase } from "../vocabulary/error-cases";
+import type { HeaderName, ParameterName } from "../vocabulary/parameter-components";
+import type { TagName } from "../vocabulary/tags";
 import type { RouteContext, RouteResult } from "./context";
 
 /** The HTTP methods of the API. */
@@ -54,7 +54,7 @@ export interface ApiRoute<B = unknown, P = unknown, Q = unknown> {
   tag: TagName;
   /** Shared header parameters (Idempotency-Key, If-Match). */
   headers?: readonly ParameterName[];
-  /** The path parameters, one per `{name}` of the path (schemas/parameters.ts has the shared ones). */
+  /** The path parameters, one per `{name}` of the path (vocabulary/parameters.ts has the shared ones). */
   params?: z.ZodObject;
   /**
    * The query parameters; a list's is made with `listQuery` (adds `limit` and `cursor`). The

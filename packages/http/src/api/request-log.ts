@@ -6,8 +6,8 @@ import { validationError } from "../errors";
 import { requestLogCutoff } from "../housekeeping";
 import { isUuid } from "../ids";
 import { cursorBinding, keysetPage } from "../paging";
-import { listQuery, parameter, toldAs } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
+import { listQuery, parameter, toldAs } from "../vocabulary/parameters";
 import type { RouteContext, RouteResult } from "./context";
 import { defineRoute } from "./define";
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { validationError } from "../errors";
 import { readListQuery } from "../paging";
-import { isListQuery, parameterMetaOf } from "../schemas/parameters";
+import { isListQuery, parameterMetaOf } from "../vocabulary/parameters";
 import type { AnyApiRoute } from "./define";
 
 /** A route's typed path and query parameters: the handler's `ctx.params` and `ctx.query`. */

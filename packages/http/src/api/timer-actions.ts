@@ -7,6 +7,7 @@ import {
 } from "@tminus/core";
 import type { TimerChange, TimerRecord, TimerStatus, TimerType } from "@tminus/store";
 import type { ApiError } from "../errors";
+import { requestSchemas, responseSchemas } from "../schemas/registry";
 import {
   BAD_IF_MATCH,
   BODY_NOT_JSON,
@@ -14,9 +15,8 @@ import {
   type ErrorCase,
   MISSING_IF_MATCH,
   STALE_REVISION,
-} from "../openapi/error-cases";
-import { timerPath } from "../schemas/parameters";
-import { requestSchemas, responseSchemas } from "../schemas/registry";
+} from "../vocabulary/error-cases";
+import { timerPath } from "../vocabulary/parameters";
 import { changeTimer, type TimerRouteContext, timerResult } from "./_timer-common";
 import type { RouteResult } from "./context";
 import { type AnyApiRoute, defineRoute } from "./define";

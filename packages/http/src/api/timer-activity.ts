@@ -1,8 +1,8 @@
 import { formatInstant } from "@tminus/core";
 import type { ActivityEntry } from "@tminus/store";
 import { keysetPage } from "../paging";
-import { PAGE_QUERY, type PageQuery, timerPath } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
+import { PAGE_QUERY, type PageQuery, timerPath } from "../vocabulary/parameters";
 import { type TimerRouteContext, timerListStart } from "./_timer-common";
 import type { RouteResult } from "./context";
 import { defineRoute } from "./define";

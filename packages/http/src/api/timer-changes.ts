@@ -1,14 +1,14 @@
 import { applyTimerPatch, timerData, validateTimerPatch } from "@tminus/core";
 import type { TimerRecord } from "@tminus/store";
+import { requestSchemas, responseSchemas } from "../schemas/registry";
 import {
   BAD_IF_MATCH,
   BODY_NOT_JSON,
   INVALID_TIMEZONE,
   MISSING_IF_MATCH,
   STALE_REVISION,
-} from "../openapi/error-cases";
-import { timerPath } from "../schemas/parameters";
-import { requestSchemas, responseSchemas } from "../schemas/registry";
+} from "../vocabulary/error-cases";
+import { timerPath } from "../vocabulary/parameters";
 import { assertDrawable, UNDRAWABLE_TEXT } from "./_drawable";
 import { checkLookBackground, LOOK_BACKGROUND_UNKNOWN } from "./_look-background";
 import { checkLookFont, LOOK_FONT_MISSING, LOOK_FONT_UNKNOWN, lookFontBytes } from "./_look-font";

@@ -9,10 +9,10 @@ import {
 import type { TimerRecord } from "@tminus/store";
 import { z } from "zod";
 import { validationError } from "../errors";
-import { DocumentedError } from "../openapi/error-cases";
 import { verifyPersonalizedSignature } from "../personalized-signature";
-import { timerPath } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
+import { DocumentedError } from "../vocabulary/error-cases";
+import { timerPath } from "../vocabulary/parameters";
 import { loadTimer, type TimerRouteContext } from "./_timer-common";
 import type { RouteResult } from "./context";
 import { defineRoute } from "./define";

@@ -15,19 +15,19 @@ import { limitsFor } from "../config";
 import { cycleAt } from "../cycle";
 import { dataEnvelope, JSON_HEADERS } from "../envelope";
 import { checkIdempotencyKey, requestFingerprint } from "../guards/idempotency";
+import { cursorBinding, keysetPage } from "../paging";
+import { requestSchemas, responseSchemas } from "../schemas/registry";
+import { duplicateRequestSchema } from "../schemas/responses";
+import { etagOf, newTimerData } from "../timer-view";
 import {
   BODY_NOT_JSON,
   IDEMPOTENCY_CONFLICT,
   INVALID_TIMEZONE,
   MISSING_IDEMPOTENCY_KEY,
   QUOTA_EXHAUSTED,
-} from "../openapi/error-cases";
-import { TIMER_CREATE_EXAMPLE } from "../openapi/examples";
-import { cursorBinding, keysetPage } from "../paging";
-import { listQuery, oneOf, timerPath, toldAs } from "../schemas/parameters";
-import { requestSchemas, responseSchemas } from "../schemas/registry";
-import { duplicateRequestSchema } from "../schemas/responses";
-import { etagOf, newTimerData } from "../timer-view";
+} from "../vocabulary/error-cases";
+import { TIMER_CREATE_EXAMPLE } from "../vocabulary/examples";
+import { listQuery, oneOf, timerPath, toldAs } from "../vocabulary/parameters";
 import { assertDrawable, UNDRAWABLE_TEXT } from "./_drawable";
 import { checkLookBackground, LOOK_BACKGROUND_UNKNOWN } from "./_look-background";
 import { checkLookFont, LOOK_FONT_MISSING, LOOK_FONT_UNKNOWN } from "./_look-font";

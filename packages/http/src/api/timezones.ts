@@ -1,8 +1,8 @@
 import { describeTimeZone, TZDB_VERSION, timeZoneNames } from "@tminus/core";
 import { z } from "zod";
 import { cursorBinding } from "../paging";
-import { listQuery, toldAs } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
+import { listQuery, toldAs } from "../vocabulary/parameters";
 import type { RouteContext, RouteResult } from "./context";
 import { defineRoute } from "./define";
 

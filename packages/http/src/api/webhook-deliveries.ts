@@ -1,10 +1,10 @@
 import type { WebhookDeliveryStatus } from "@tminus/store";
 import { uuidv7 } from "@tminus/store";
 import { z } from "zod";
-import { DELIVERY_ID_ERRORS, DocumentedError } from "../openapi/error-cases";
 import { cursorBinding } from "../paging";
-import { DELIVERY_ID, listQuery, oneOf } from "../schemas/parameters";
 import { responseSchemas } from "../schemas/registry";
+import { DELIVERY_ID_ERRORS, DocumentedError } from "../vocabulary/error-cases";
+import { DELIVERY_ID, listQuery, oneOf } from "../vocabulary/parameters";
 import { newestFirstPage, scopeOf, webhookNotFound } from "./_webhook-common";
 import { deliveryView } from "./_webhook-views";
 import type { RouteContext, RouteResult } from "./context";

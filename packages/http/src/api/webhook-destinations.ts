@@ -4,16 +4,7 @@ import { generateWebhookSecret } from "@tminus/webhooks";
 import { z } from "zod";
 import { webhookConfig } from "../config";
 import { validationError } from "../errors";
-import {
-  BODY_NOT_JSON,
-  DESTINATION_ID_ERRORS,
-  DocumentedError,
-  URL_NOT_HTTPS,
-  URL_PRIVATE,
-} from "../openapi/error-cases";
-import { SIGNING } from "../openapi/webhook-events";
 import { cursorBinding } from "../paging";
-import { DESTINATION_ID, PAGE_QUERY, type PageQuery } from "../schemas/parameters";
 import { requestSchemas, responseSchemas } from "../schemas/registry";
 import {
   DESCRIPTION_MAX,
@@ -21,6 +12,15 @@ import {
   type destinationUpdateSchema,
   URL_MAX,
 } from "../schemas/webhook-requests";
+import {
+  BODY_NOT_JSON,
+  DESTINATION_ID_ERRORS,
+  DocumentedError,
+  URL_NOT_HTTPS,
+  URL_PRIVATE,
+} from "../vocabulary/error-cases";
+import { DESTINATION_ID, PAGE_QUERY, type PageQuery } from "../vocabulary/parameters";
+import { SIGNING } from "../vocabulary/webhook-events";
 import { newestFirstPage, scopeOf, webhookNotFound } from "./_webhook-common";
 import { checkDestinationUrl } from "./_webhook-url";
 import { destinationView } from "./_webhook-views";

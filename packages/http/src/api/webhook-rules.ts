@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { StoreError } from "@tminus/store";
 import { z } from "zod";
 import { validationError } from "../errors";
+import { requestSchemas, responseSchemas } from "../schemas/registry";
+import { MAX_RULES_PER_TIMER, type ruleCreateSchema } from "../schemas/webhook-requests";
 import {
   BODY_NOT_JSON,
   DocumentedError,
@@ -9,10 +11,8 @@ import {
   fieldError,
   RULE_ID_ERRORS,
   TIMER_NOT_FOUND,
-} from "../openapi/error-cases";
-import { PAGE_QUERY, type PageQuery, RULE_ID, TIMER_ID, timerPath } from "../schemas/parameters";
-import { requestSchemas, responseSchemas } from "../schemas/registry";
-import { MAX_RULES_PER_TIMER, type ruleCreateSchema } from "../schemas/webhook-requests";
+} from "../vocabulary/error-cases";
+import { PAGE_QUERY, type PageQuery, RULE_ID, TIMER_ID, timerPath } from "../vocabulary/parameters";
 import { loadTimer, type TimerRouteContext, timerListStart } from "./_timer-common";
 import { newestFirstPage } from "./_webhook-common";
 import { ruleView } from "./_webhook-views";

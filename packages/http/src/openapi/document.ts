@@ -1,21 +1,21 @@
 import type { z } from "zod";
 import type { AnyApiRoute } from "../api/define";
 import { apiRoutes } from "../api/routes";
-import { parameterMetaOf } from "../schemas/parameters";
 import { schemaComponents, schemaNameOf, schemaRefOf } from "../schemas/registry";
-import { API_DESCRIPTION } from "./description";
-import { AUTH_ERRORS, type ErrorCase, errorResponses } from "./error-responses";
-import { successExamples } from "./examples";
-import { healthPaths } from "./health";
+import { successExamples } from "../vocabulary/examples";
 import {
   componentOf,
   HEADER_COMPONENTS,
   PARAMETER_COMPONENTS,
   parameterDoc,
   SUCCESS_HEADERS,
-} from "./parameters";
-import { TAGS } from "./tags";
-import { webhookEventDocs } from "./webhook-events";
+} from "../vocabulary/parameter-components";
+import { parameterMetaOf } from "../vocabulary/parameters";
+import { TAGS } from "../vocabulary/tags";
+import { webhookEventDocs } from "../vocabulary/webhook-events";
+import { API_DESCRIPTION } from "./description";
+import { AUTH_ERRORS, type ErrorCase, errorResponses } from "./error-responses";
+import { healthPaths } from "./health";
 
 /** Options of {@link buildOpenApiDocument}. */
 export interface OpenApiOptions {

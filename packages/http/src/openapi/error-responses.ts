@@ -7,7 +7,7 @@ import {
   QUOTA_EXHAUSTED,
   STALE_REVISION,
   TIMER_NOT_FOUND,
-} from "./error-cases";
+} from "../vocabulary/error-cases";
 
 export type { ErrorCase };
 

@@ -6,8 +6,8 @@ import { z } from "zod";
 import { defineRoute } from "../../src/api/define";
 import { parseRouteInput } from "../../src/api/route-input";
 import { apiRoutes } from "../../src/api/routes";
-import * as catalogue from "../../src/openapi/error-cases";
-import { listQuery, oneOf, RULE_ID, TIMER_ID, timerPath } from "../../src/schemas/parameters";
+import * as catalogue from "../../src/vocabulary/error-cases";
+import { listQuery, oneOf, RULE_ID, TIMER_ID, timerPath } from "../../src/vocabulary/parameters";
 import { errorOf } from "./_errors";
 
 const ID = "0B6C3C1E-3F0A-4D5E-9A43-8F1B2C3D4E5F";

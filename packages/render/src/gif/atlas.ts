@@ -3,14 +3,14 @@
 // in one resvg call, flattened, indexed into the look's palette and cut into cells.
 import { createRequire } from "node:module";
 import type { Resvg as ResvgClass } from "@resvg/resvg-js";
-import type satoriFunction from "satori";
-import { parseHex } from "../colors";
 import type { TimeUnit } from "@tminus/core";
+import type satoriFunction from "satori";
+import { unitSteps } from "../_shares";
+import { parseHex } from "../colors";
 import { allLabels, drawnSeparator, type LookText } from "../content";
 import { loadAdditionalAsset } from "../emoji";
 import { RenderError } from "../errors";
 import { type CellRaster, type IndexedImage, inkBox } from "./composite";
-import { unitSteps } from "../_shares";
 import { type CellSize, cellKey, SHAPED, shapeGeometry } from "./layout";
 import { buildPalette, type Palette, TRANSPARENT } from "./palette";
 import {

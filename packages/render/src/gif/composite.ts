@@ -188,7 +188,16 @@ export function changedRect(
     const b = after[i];
     if (a && b && samePlacement(a, b)) continue;
     // A ring or bar one step on, in place: only the sliver that moved is new.
-    if (a && b && isStep(a) && isStep(b) && a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h) {
+    if (
+      a &&
+      b &&
+      isStep(a) &&
+      isStep(b) &&
+      a.x === b.x &&
+      a.y === b.y &&
+      a.w === b.w &&
+      a.h === b.h
+    ) {
       const ra = cells.get(a.cell.key);
       const rb = cells.get(b.cell.key);
       if (ra && rb && ra.w === rb.w && ra.h === rb.h) {

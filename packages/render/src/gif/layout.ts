@@ -25,7 +25,13 @@ export const cellKey = {
 } as const;
 
 /** Styles that draw a shape per unit (or per digit): their row is laid out by {@link shapeGeometry}. */
-export const SHAPED: ReadonlySet<LookStyle> = new Set(["boxes", "outlined", "flip", "circles", "bar"]);
+export const SHAPED: ReadonlySet<LookStyle> = new Set([
+  "boxes",
+  "outlined",
+  "flip",
+  "circles",
+  "bar",
+]);
 
 /** A unit's block in a shaped style: its size and where its digit slots start in it. */
 export interface ShapeGeometry {
@@ -58,13 +64,18 @@ export function shapeGeometry(
     case "boxes":
     case "outlined": {
       const bx = Math.round(px * 0.16);
-      const by = Math.round(px * 0.06) + (spec.style === "outlined" ? strokeOf(spec, "outline") : 0);
+      const by =
+        Math.round(px * 0.06) + (spec.style === "outlined" ? strokeOf(spec, "outline") : 0);
       return { ...none, w: digitsW + 2 * bx, h: digitH + 2 * by, dx: bx, dy: by };
     }
     case "flip": {
       const fx = Math.round(px * 0.08);
       const fy = Math.round(px * 0.04);
-      const card = { w: slotW + 2 * fx, h: digitH + 2 * fy, gap: Math.max(spec.scale, Math.round(px * 0.06)) };
+      const card = {
+        w: slotW + 2 * fx,
+        h: digitH + 2 * fy,
+        gap: Math.max(spec.scale, Math.round(px * 0.06)),
+      };
       return { ...none, w: cap * card.w + (cap - 1) * card.gap, h: card.h, dx: fx, dy: fy, card };
     }
     case "circles": {
@@ -82,7 +93,15 @@ export function shapeGeometry(
     case "bar": {
       const barH = Math.max(2 * spec.scale, Math.round(px * 0.08));
       const gap = Math.round(px * 0.06);
-      return { ...none, w: digitsW, h: digitH + gap + barH, dx: 0, dy: 0, barY: digitH + gap, barH };
+      return {
+        ...none,
+        w: digitsW,
+        h: digitH + gap + barH,
+        dx: 0,
+        dy: 0,
+        barY: digitH + gap,
+        barH,
+      };
     }
     default:
       return { ...none, w: digitsW, h: digitH, dx: 0, dy: 0, labelGap: 0 };

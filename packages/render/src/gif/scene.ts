@@ -261,7 +261,11 @@ function splitLine(spec: SceneSpec): Element {
 const fixed = (n: number) => Math.round(n * 1000) / 1000;
 
 /** A shape cell (box, card, ring, bar): opaque, the panel's colour around the shape. */
-export function shapeElement(spec: SceneSpec, cell: CellSpec, extra: Record<string, unknown> = {}): Element {
+export function shapeElement(
+  spec: SceneSpec,
+  cell: CellSpec,
+  extra: Record<string, unknown> = {},
+): Element {
   const w = cell.w ?? 0;
   const h = cell.h ?? 0;
   const outer: Record<string, unknown> = {
@@ -293,14 +297,24 @@ export function shapeElement(spec: SceneSpec, cell: CellSpec, extra: Record<stri
     ];
   } else if (cell.kind === "box") {
     children = [
-      { type: "div", props: { style: { display: "flex", flexGrow: 1, backgroundColor: spec.tint, borderRadius: r } } },
+      {
+        type: "div",
+        props: {
+          style: { display: "flex", flexGrow: 1, backgroundColor: spec.tint, borderRadius: r },
+        },
+      },
     ];
   } else if (cell.kind === "card") {
     children = [
       {
         type: "div",
         props: {
-          style: { display: "flex", flexGrow: 1, backgroundColor: spec.colors.text, borderRadius: r },
+          style: {
+            display: "flex",
+            flexGrow: 1,
+            backgroundColor: spec.colors.text,
+            borderRadius: r,
+          },
         },
       },
       splitLine(spec),
@@ -311,14 +325,25 @@ export function shapeElement(spec: SceneSpec, cell: CellSpec, extra: Record<stri
       {
         type: "div",
         props: {
-          style: { display: "flex", width: w, height: h, backgroundColor: spec.tint, borderRadius: Math.floor(h / 2) },
+          style: {
+            display: "flex",
+            width: w,
+            height: h,
+            backgroundColor: spec.tint,
+            borderRadius: Math.floor(h / 2),
+          },
           children:
             fill > 0
               ? [
                   {
                     type: "div",
                     props: {
-                      style: { width: fill, height: h, backgroundColor: accent, borderRadius: Math.floor(h / 2) },
+                      style: {
+                        width: fill,
+                        height: h,
+                        backgroundColor: accent,
+                        borderRadius: Math.floor(h / 2),
+                      },
                     },
                   },
                 ]
@@ -360,7 +385,8 @@ export function shapeElement(spec: SceneSpec, cell: CellSpec, extra: Record<stri
   return { type: "div", key: cell.key, props: { style: outer, children } };
 }
 
-const isShape = (kind: CellKind) => kind === "box" || kind === "card" || kind === "ring" || kind === "bar";
+const isShape = (kind: CellKind) =>
+  kind === "box" || kind === "card" || kind === "ring" || kind === "bar";
 
 /** The canvas behind the panel: the look's gradient or picture. */
 function backgroundElement(spec: SceneSpec): Element | null {
@@ -376,11 +402,22 @@ function backgroundElement(spec: SceneSpec): Element | null {
   if (bg.type === "gradient")
     return {
       type: "div",
-      props: { style: { ...style, display: "flex", backgroundImage: `linear-gradient(${bg.angle}deg, ${bg.from}, ${bg.to})` } },
+      props: {
+        style: {
+          ...style,
+          display: "flex",
+          backgroundImage: `linear-gradient(${bg.angle}deg, ${bg.from}, ${bg.to})`,
+        },
+      },
     };
   return {
     type: "img",
-    props: { src: bg.src, width: spec.width, height: spec.height, style: { ...style, objectFit: "cover" } } as never,
+    props: {
+      src: bg.src,
+      width: spec.width,
+      height: spec.height,
+      style: { ...style, objectFit: "cover" },
+    } as never,
   };
 }
 

@@ -102,10 +102,16 @@ function styleRules(c: Countdown, backdrop: string): string[] {
       s(".tm-label", "color:var(--tm-accent)");
       break;
     case "boxes":
-      s(".tm-digits", "background:var(--tm-tint);border-radius:.14em;padding:.06em .16em;margin-bottom:.06em");
+      s(
+        ".tm-digits",
+        "background:var(--tm-tint);border-radius:.14em;padding:.06em .16em;margin-bottom:.06em",
+      );
       break;
     case "outlined":
-      s(".tm-digits", "border:max(1px,.04em) solid var(--tm-accent);border-radius:.14em;padding:.06em .16em;margin-bottom:.06em");
+      s(
+        ".tm-digits",
+        "border:max(1px,.04em) solid var(--tm-accent);border-radius:.14em;padding:.06em .16em;margin-bottom:.06em",
+      );
       break;
     case "flip":
       s(

@@ -1,12 +1,12 @@
 import { createDispatch, type Dispatch, type HandlerOptions } from "../handler";
-import { DISPATCH } from "./dispatch-symbol";
+import { DISPATCH } from "../transport/dispatch-symbol";
 import {
   type ApiRequest,
   type ApiResponse,
   BodyTooLargeError,
   readLimited,
   readLimitedBytes,
-} from "./exchange";
+} from "../transport/exchange";
 
 /** A Fetch-API handler: mount it in anything that speaks `Request`/`Response`. */
 export interface TminusHandler {

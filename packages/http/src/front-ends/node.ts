@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Dispatch } from "../handler";
-import { DISPATCH } from "./dispatch-symbol";
-import type { ApiResponse } from "./exchange";
+import { DISPATCH } from "../transport/dispatch-symbol";
+import type { ApiResponse } from "../transport/exchange";
+import { NodeApiRequest } from "../transport/node-request";
 import type { TminusHandler } from "./fetch";
-import { NodeApiRequest } from "./node-request";
 
 /** A `node:http` style listener; `next` (Express, Connect) receives requests that are not ours. */
 export type NodeListener = (

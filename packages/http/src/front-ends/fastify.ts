@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from "fastify";
-import { DISPATCH } from "./dispatch-symbol";
+import { DISPATCH } from "../transport/dispatch-symbol";
 import type { TminusHandler } from "./fetch";
 import { createNodeListener } from "./node";
 

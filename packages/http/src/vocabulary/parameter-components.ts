@@ -1,7 +1,7 @@
 import { TZDB_VERSION } from "@tminus/core";
 import { z } from "zod";
 import { CURSOR_PARAMETER, LIMIT_PARAMETER } from "../paging";
-import { DELIVERY_ID, DESTINATION_ID, RULE_ID, TIMER_ID } from "../schemas/parameters";
+import { DELIVERY_ID, DESTINATION_ID, RULE_ID, TIMER_ID } from "./parameters";
 
 const integer = { type: "integer" } as const;
 

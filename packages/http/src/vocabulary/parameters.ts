@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type ApiError, validationError } from "../errors";
+import { CURSOR_PARAMETER, LIMIT_PARAMETER } from "../paging";
 import {
   ASSET_ID_ERRORS,
   DELIVERY_ID_ERRORS,
@@ -8,8 +9,7 @@ import {
   INVALID_TIMER_ID,
   RULE_ID_ERRORS,
   TIMER_NOT_FOUND,
-} from "../openapi/error-cases";
-import { CURSOR_PARAMETER, LIMIT_PARAMETER } from "../paging";
+} from "./error-cases";
 
 /**
  * What a path or query parameter's zod schema does not say itself: the error a failing value

@@ -1,0 +1,146 @@
+// The table of common timer fields (src/schema/common-fields.ts) is the one place they are
+// written: every type's create and PATCH schema, the create fast path and the timer object
+// take them from it, in its order. The timer object's key order is pinned here too, so that
+// deriving it from the table changed nothing a client sees.
+import { describe, expect, it } from "vitest";
+import {
+  emptyClock,
+  TIMER_TYPES,
+  type TimerDefinition,
+  type TimerRow,
+  timerPatchSchemas,
+  timerSchemas,
+  timerView,
+  validateTimerCreate,
+} from "../src/index";
+import { COMMON_FIELD_NAMES, COMMON_FIELDS, shownCommonFields } from "../src/schema/common-fields";
+import { fastTimerCreate } from "../src/schema/fast-create";
+
+const BODIES: Record<string, Record<string, unknown>> = {
+  fixed: { type: "fixed", name: "Sale", deadline_at: "2030-01-01T00:00:00Z" },
+  duration: { type: "duration", name: "Sale", duration_seconds: 60 },
+  recurring: {
+    type: "recurring",
+    name: "Weekly",
+    timezone: "Europe/Berlin",
+    recurrence: { rrule: "FREQ=WEEKLY;BYDAY=FR", dtstart: "2026-11-27T17:00" },
+  },
+  personalized: { type: "personalized", name: "Yours", personalization: { source: "deadline" } },
+};
+
+function created(body: Record<string, unknown>): TimerDefinition {
+  const result = validateTimerCreate(body);
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  return result.value;
+}
+
+function row(definition: TimerDefinition, data: Record<string, unknown> = {}): TimerRow {
+  return {
+    id: "0190f5f0-0000-7000-8000-000000000000",
+    name: definition.name,
+    type: definition.type,
+    status: "published",
+    environment: "production",
+    revision: 1,
+    created_at: 0,
+    updated_at: 0,
+    published_at: 0,
+    data: { definition, clock: emptyClock(), ...data },
+  };
+}
+
+describe("the table of common fields", () => {
+  it("gives every type's create and PATCH schema its fields, after `type`, in its order", () => {
+    expect(COMMON_FIELD_NAMES).toEqual(["name", "timezone", "metadata", "look", "ended"]);
+    for (const type of TIMER_TYPES) {
+      const create = Object.keys(timerSchemas[type].shape);
+      expect(create.slice(0, COMMON_FIELD_NAMES.length + 1)).toEqual([
+        "type",
+        ...COMMON_FIELD_NAMES,
+      ]);
+      const patch = Object.keys(timerPatchSchemas[type].shape);
+      expect(patch.slice(0, COMMON_FIELD_NAMES.length + 1)).toEqual([
+        "type",
+        ...COMMON_FIELD_NAMES,
+      ]);
+    }
+  });
+
+  it("makes a PATCH field optional, and nullable (reset to its default) unless required", () => {
+    for (const type of TIMER_TYPES) {
+      const patch = timerPatchSchemas[type].shape as Record<
+        string,
+        { safeParse(v: unknown): { success: boolean } }
+      >;
+      for (const key of COMMON_FIELD_NAMES) {
+        expect(patch[key]!.safeParse(undefined).success).toBe(true);
+        // The one required common field has no default to reset to; a recurring timer keeps its zone.
+        const resettable = key !== "name" && !(type === "recurring" && key === "timezone");
+        expect(patch[key]!.safeParse(null).success, `${type}.${key}`).toBe(resettable);
+      }
+    }
+    expect(COMMON_FIELDS.name.create().safeParse(undefined).success).toBe(false);
+  });
+
+  it("lets the fast path take bodies with every common field, as zod does", () => {
+    const full = {
+      ...BODIES.fixed,
+      timezone: "Europe/Berlin",
+      metadata: { campaign: "bf" },
+      look: { theme: "dark" },
+      ended: { text: "Over" },
+    };
+    const fast = fastTimerCreate(full);
+    expect(fast).toBeDefined();
+    expect(JSON.stringify(fast)).toBe(JSON.stringify(created(full)));
+  });
+
+  it("shows each stored field, and the default of one a row stored before it existed lacks", () => {
+    const definition = created(BODIES.duration!);
+    const { metadata: _m, ended: _e, ...older } = definition;
+    const shown = shownCommonFields(older);
+    expect(shown.metadata).toEqual({});
+    expect(shown.ended).toEqual({ text: "Ended" });
+    expect(shown.look).toEqual(definition.look);
+    expect(Object.keys(shown)).toEqual(COMMON_FIELD_NAMES);
+  });
+});
+
+describe("the timer object's keys", () => {
+  const order = (definition: TimerDefinition, data?: Record<string, unknown>) =>
+    Object.keys(timerView(row(definition, data), "https://t.example"));
+  const head = ["id", "object", "name", "type", "status", "environment", "timezone", "deadline_at"];
+  const tail = ["look", "ended", "metadata", "revision", "created_at", "updated_at"];
+  const last = ["published_at", "urls"];
+
+  it("come in the order clients have always seen", () => {
+    expect(order(created(BODIES.fixed!))).toEqual([
+      ...head,
+      "allow_viewer_timezone",
+      "deadline_local",
+      ...tail,
+      ...last,
+    ]);
+    expect(order(created(BODIES.duration!))).toEqual([
+      ...head,
+      "duration_seconds",
+      "start_on",
+      ...tail,
+      ...last,
+    ]);
+    expect(order(created(BODIES.recurring!))).toEqual([
+      ...head,
+      "recurrence",
+      "allow_viewer_timezone",
+      ...tail,
+      ...last,
+    ]);
+    expect(order(created(BODIES.personalized!), { signing_secret: "s" })).toEqual([
+      ...head,
+      "personalization",
+      "signing_secret",
+      ...tail,
+      ...last,
+    ]);
+  });
+});
