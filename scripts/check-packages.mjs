@@ -1,9 +1,11 @@
-// Publish readiness, on the tarballs users would get: packs every package (`pnpm pack`), lints
-// each (publint --strict, arethetypeswrong), checks that its declarations mention only files
-// it ships and packages it declares, then installs the tarballs with plain npm into an empty
-// folder outside the workspace and uses them there: an app on PostgreSQL with no native module
-// and without @tminus/render, then SQLite and a GIF over node:http with the dashboard mounted,
-// the `tminus` bin, and a type check of every entry point.
+// Publish readiness, on the tarballs users would get: packs every package with the README's
+// own command (`pnpm pack:packages`), lints each (publint --strict, arethetypeswrong), checks
+// that its declarations mention only files it ships and packages it declares, then runs the
+// README's install commands exactly as written, each in an empty folder outside the workspace,
+// and uses what they installed: an app on PostgreSQL with no native module and without
+// @tminus/render, then SQLite and a GIF over node:http with the dashboard mounted, the `tminus`
+// bin, and a type check of every entry point. A README command that fails fails this script,
+// so the README cannot drift from the packages (issue 38: it once missed @tminus/admin).
 import { execFile, execFileSync } from "node:child_process";
 import {
   copyFileSync,
@@ -14,13 +16,13 @@ import {
   readFileSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
-import { npmInstall, provideSqliteBinary, workspaceSqliteVersion } from "./install-app.mjs";
-import { packPackages, root } from "./pack-packages.mjs";
+import { npmInstall, provideSqliteBinary } from "./install-app.mjs";
+import { root } from "./pack-packages.mjs";
+import { readmeBlock } from "./readme-blocks.mjs";
 
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const run = (cmd, args, cwd) =>
@@ -33,27 +35,70 @@ const step = (what) =>
   console.log(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${what}`);
 
 const work = mkdtempSync(join(tmpdir(), "tminus-packages-"));
+const readme = readFileSync(join(root, "README.md"), "utf8");
 try {
-  step("pack");
-  const tarballs = packPackages(join(work, "tarballs"));
-  const byName = new Map();
+  step("pack (the README's clone block)");
+  const packed = join(root, "packed");
+  runReadmeBlock("pack", root, {
+    // CI installed (and built) the workspace just before; doing it again costs minutes.
+    skip: (line) => /pnpm@10 install\b/.test(line),
+  });
+  const tarballs = readdirSync(packed)
+    .filter((name) => name.endsWith(".tgz"))
+    .map((name) => join(packed, name));
   const linted = [];
   for (const tarball of tarballs) {
     const dir = join(work, "unpacked", basename(tarball, ".tgz"));
     mkdirSync(dir, { recursive: true });
     run("tar", ["xzf", tarball, "-C", dir], root);
     const pkg = JSON.parse(readFileSync(join(dir, "package", "package.json"), "utf8"));
-    byName.set(pkg.name, tarball);
     checkManifest(pkg);
     checkDeclarations(join(dir, "package"), pkg);
     linted.push(lint(tarball, pkg.name));
   }
   // The linters run beside the install: most of either is waiting.
   step("lint (publint --strict, arethetypeswrong) while installing");
-  await installAndUse(join(work, "app"), byName);
+  await installAndUse(work, packed);
   await Promise.all(linted);
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * Runs the README's `<!-- check:packages NAME -->` block in `cwd` with bash, line by line as
+ * written (continuation lines joined), `T` set to the packed folder, and npm kept to this
+ * machine's needs through its environment (no install scripts: see provideSqliteBinary; no
+ * audit or funding calls). A failing command is a problem naming the block and the line.
+ */
+function runReadmeBlock(name, cwd, { skip = () => false, T = join(root, "packed") } = {}) {
+  const commands = readmeBlock(readme, name);
+  if (commands === null) {
+    problems.push(`README.md has no \`<!-- check:packages ${name} -->\` block`);
+    return false;
+  }
+  for (const command of commands.filter((c) => !skip(c))) {
+    try {
+      execFileSync("bash", ["-euo", "pipefail", "-c", command], {
+        cwd,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        env: {
+          ...process.env,
+          T,
+          npm_config_ignore_scripts: "true",
+          npm_config_audit: "false",
+          npm_config_fund: "false",
+          npm_config_prefer_offline: "true",
+          npm_config_update_notifier: "false",
+        },
+      });
+    } catch (error) {
+      const said = `${error.stdout ?? ""}${error.stderr ?? ""}`.trim().split("\n").slice(-6);
+      problems.push(`README.md's "${name}" block: \`${command}\` failed:\n  ${said.join("\n  ")}`);
+      return false;
+    }
+  }
+  return true;
 }
 
 if (problems.length > 0) {
@@ -131,62 +176,43 @@ function checkDeclarations(dir, pkg) {
   }
 }
 
-/** A driver range @tminus/store is developed against (an optional peer: users bring their own). */
-function storeDevVersion(name) {
-  const store = JSON.parse(readFileSync(join(root, "packages", "store", "package.json"), "utf8"));
-  return store.devDependencies[name];
-}
-
 /** The Fastify the workspace tests against (an optional peer: users bring their own). */
 function fastifyVersion() {
   const http = JSON.parse(readFileSync(join(root, "packages", "http", "package.json"), "utf8"));
   return http.devDependencies.fastify;
 }
 
-async function installAndUse(app, byName) {
-  mkdirSync(app, { recursive: true });
-  writeFileSync(
-    join(app, "package.json"),
-    JSON.stringify({ name: "tminus-install-check", private: true, type: "module" }),
-  );
-  for (const file of readdirSync(join(root, "scripts", "install-check"))) {
-    copyFileSync(join(root, "scripts", "install-check", file), join(app, file));
-  }
-  const need = (...names) => names.map((n) => byName.get(n));
+async function installAndUse(work) {
+  const installCheck = (app) => {
+    for (const file of readdirSync(join(root, "scripts", "install-check"))) {
+      copyFileSync(join(root, "scripts", "install-check", file), join(app, file));
+    }
+  };
 
-  step(
-    "npm install: an app on PostgreSQL (core, store, webhooks, admin, observability, http and pg), no renderer",
-  );
-  await npmInstall(app, [
-    ...need(
-      "@tminus/core",
-      "@tminus/store",
-      "@tminus/webhooks",
-      "@tminus/admin",
-      "@tminus/observability",
-      "@tminus/http",
-    ),
-    `pg@${storeDevVersion("pg")}`,
-  ]);
-  for (const absent of ["@tminus/render", "better-sqlite3"]) {
-    if (existsSync(join(app, "node_modules", absent))) {
-      problems.push(`the PostgreSQL-only install pulled in ${absent}`);
+  step("README's PostgreSQL install, in an empty folder: then an app on it, no renderer");
+  const pgApp = join(work, "postgres-app");
+  mkdirSync(pgApp);
+  if (runReadmeBlock("postgres", pgApp)) {
+    for (const absent of ["@tminus/render", "better-sqlite3"]) {
+      if (existsSync(join(pgApp, "node_modules", absent))) {
+        problems.push(`the PostgreSQL-only install pulled in ${absent}`);
+      }
+    }
+    installCheck(pgApp);
+    if (!process.env.TMINUS_TEST_PG_URL) {
+      problems.push("TMINUS_TEST_PG_URL is not set: the PostgreSQL-only app needs a server");
+    } else {
+      console.log((await runAsync(process.execPath, ["postgres-only.mjs"], pgApp)).trim());
     }
   }
-  if (!process.env.TMINUS_TEST_PG_URL) {
-    problems.push("TMINUS_TEST_PG_URL is not set: the PostgreSQL-only app needs a server");
-  } else {
-    console.log((await runAsync(process.execPath, ["postgres-only.mjs"], app)).trim());
-  }
 
-  step(
-    "npm install: SQLite, @tminus/render, @tminus/dashboard, the tminus CLI, and Fastify for @tminus/http/fastify",
-  );
-  await npmInstall(app, [
-    ...need("@tminus/render", "@tminus/dashboard", "tminus"),
-    `better-sqlite3@${workspaceSqliteVersion()}`,
-    `fastify@${fastifyVersion()}`,
-  ]);
+  step("README's install of everything, in an empty folder: SQLite, images, dashboard, the CLI");
+  const app = join(work, "app");
+  mkdirSync(app);
+  if (!runReadmeBlock("everything", app)) return;
+  installCheck(app);
+  // Not the README's: Fastify, an optional peer, for the @tminus/http/fastify check.
+  await npmInstall(app, [`fastify@${fastifyVersion()}`]);
   await provideSqliteBinary(app);
   console.log((await runAsync(process.execPath, ["full.mjs"], app)).trim());
 

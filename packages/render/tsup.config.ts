@@ -4,12 +4,11 @@ import { libraryBuild } from "../../tsup.base";
 
 const cjsWorker = fileURLToPath(new URL("./src/default-worker-cjs.ts", import.meta.url));
 
-// import.meta.url locates the fonts, gifenc and satori from the CJS build too (shims). The
-// worker is an entry of its own, ES module only: dist/worker.js runs the threads of both
-// builds, and it is never imported, so it has no types.
+// import.meta.url locates the fonts, gifenc and satori from the CJS build too (the shared
+// build's shims). The worker is an entry of its own, ES module only: dist/worker.js runs the
+// threads of both builds, and it is never imported, so it has no types.
 export default defineConfig([
   libraryBuild({
-    shims: true,
     esbuildPlugins: [
       {
         // The CommonJS build names the worker's file from __dirname (see default-worker.ts).

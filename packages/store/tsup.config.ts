@@ -17,8 +17,6 @@ export default defineConfig([
     },
     splitting: true,
     clean: false,
-    // `import.meta.url` in the CJS build: the adapters resolve their optional driver from it.
-    shims: true,
   }),
   libraryBuild({
     // The conformance suite ships as `@tminus/store/conformance`, so a third-party adapter runs

@@ -1,7 +1,7 @@
 // docs/mounting.md promises that every snippet runs as shown. Each whole-file snippet is
 // written, unchanged, into the example folder whose framework it imports (where its packages
 // resolve), started with node on a fresh database and driven like the examples. The Next.js
-// snippet is the example's route file, which its own test builds and serves with Next.
+// snippets are the example's files; its own test builds an app from them and serves it.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -84,11 +84,19 @@ describe("docs/mounting.md: every snippet runs as shown", () => {
     },
   );
 
-  it("shows the Next.js example's route file as it is", () => {
+  it("shows the Next.js example's files as they are: route, next.config.mjs, package.json", () => {
     const route = readFileSync(
       join(examples, "nextjs", "app", "countdown", "[...path]", "route.js"),
       "utf8",
     );
     expect(blocks).toContain(route);
+    expect(blocks).toContain(readFileSync(join(examples, "nextjs", "next.config.mjs"), "utf8"));
+    const json = [...doc.matchAll(/```json\n([\s\S]*?)```/g)]
+      .map((m) => JSON.parse(m[1]!))
+      .find((pkg) => pkg.dependencies?.next !== undefined);
+    const example = JSON.parse(readFileSync(join(examples, "nextjs", "package.json"), "utf8"));
+    // The example has a name and a description; what Next and npm act on is the same.
+    expect(json).toMatchObject({ type: "module", scripts: example.scripts });
+    expect(json.dependencies).toEqual(example.dependencies);
   });
 });

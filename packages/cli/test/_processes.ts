@@ -1,6 +1,10 @@
 // Real `tminus` processes for the multi-process tests: the built binary, started and stopped
 // by pid, on one PostgreSQL database per test file.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe } from "vitest";
@@ -19,7 +23,6 @@ const run = promisify(execFile);
 export async function describeWithPostgres(): Promise<typeof describe | typeof describe.skip> {
   const missing = await pgServerReason();
   if (missing && process.env.CI === "true") throw new Error(`CI needs PostgreSQL: ${missing}`);
-  if (missing) console.warn(`\n*** SKIPPING the multi-process PostgreSQL tests: ${missing} ***\n`);
   return missing ? describe.skip : describe;
 }
 
@@ -78,9 +81,32 @@ function start(args: string[], ready: RegExp, timeoutMs = 30_000): Promise<Start
   });
 }
 
-/** `tminus serve --port 0 <args>`. */
-export function serve(args: string[]): Promise<Started> {
-  return start(["serve", "--port", "0", ...args], /listening on (http:\/\/\S+)/);
+const keysFiles = new Set<string>();
+
+/**
+ * `tminus serve --port 0 <args>`. Its first-start secrets go to a file of its own in the
+ * temporary folder (`keysFile`) unless `args` name one: on PostgreSQL the default is the
+ * current folder, which would be the repository's.
+ */
+export function serve(args: string[]): Promise<Started & { keysFile: string }> {
+  let keysFile = args[args.indexOf("--keys-file") + 1] ?? "";
+  if (!args.includes("--keys-file")) {
+    keysFile = join(tmpdir(), `tminus-keys-${randomUUID()}.txt`);
+    keysFiles.add(keysFile);
+    args = [...args, "--keys-file", keysFile];
+  }
+  return start(["serve", "--port", "0", ...args], /listening on (http:\/\/\S+)/).then(
+    (started) => ({ ...started, keysFile }),
+  );
+}
+
+/** The sandbox and production secrets a first start wrote to its keys file. */
+export function firstStartSecrets(keysFile: string): { sandbox: string; production: string } {
+  const text = readFileSync(keysFile, "utf8");
+  return {
+    sandbox: /sandbox\s+(svc_test_\w+)/.exec(text)![1]!,
+    production: /production\s+(svc_live_\w+)/.exec(text)![1]!,
+  };
 }
 
 /** `tminus worker <args>`. */
@@ -99,6 +125,8 @@ export async function stop(child: ChildProcess, signal: NodeJS.Signals = "SIGTER
 /** Kills every process this file started that is still running (afterAll). */
 export async function stopAll(): Promise<void> {
   await Promise.all([...children].map((child) => stop(child, "SIGKILL")));
+  for (const file of keysFiles) rmSync(file, { force: true });
+  keysFiles.clear();
 }
 
 /** A key issued with `tminus keys create --json`. */

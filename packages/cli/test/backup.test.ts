@@ -2,7 +2,15 @@
 // consistent (every timer with its idempotency record, nothing half written), restores into an
 // empty database only, and is verified there against its manifest. SQLite through its backup
 // API; PostgreSQL through pg_dump/pg_restore on the real server.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -31,6 +39,8 @@ describePg("tminus backup / restore", () => {
   const databases: Database[] = [];
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "tminus-backup-"));
+    // backup makes no folder: --out's must exist.
+    mkdirSync(join(dir, "backups"));
     config = join(dir, "config.json");
     writeFileSync(
       config,
@@ -120,6 +130,20 @@ describePg("tminus backup / restore", () => {
     expect((await listAll(b.url, key, "/timers")).length).toBe(rows.timers);
     await stop(b.child);
   }
+
+  it("--out in a folder that does not exist: one line, and nothing is created", async () => {
+    const db = join(dir, "small.db");
+    expect((await tminus(["migrate", "--db", db])).code).toBe(0);
+    const before = readdirSync(dir).sort();
+    const missing = join(dir, "no-such-folder", "deeper");
+    const res = await tminus(["backup", "--db", db, "--out", join(missing, "x.db")]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe("");
+    expect(res.stderr).toBe(
+      `tminus: the folder of --out, ${missing}, does not exist; create it first\n`,
+    );
+    expect(readdirSync(dir).sort()).toEqual(before);
+  });
 
   it("SQLite: an online snapshot through the backup API, restored into a new file", async () => {
     await roundTrip(

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -65,21 +65,21 @@ async function stop(child: ChildProcess) {
 }
 
 describe("tminus serve", () => {
-  it("first start creates a default account, prints both secrets once and a curl line that works", async () => {
+  it("first start creates a default account, writes both secrets once and a curl line that works", async () => {
     const db = join(dir, "first.db");
     const first = await serve(["--db", db]);
-    const sandbox = /sandbox\s+(svc_test_\w+)/.exec(first.output)?.[1];
-    const production = /production\s+(svc_live_\w+)/.exec(first.output)?.[1];
+    // stdout is a pipe (not a terminal): the secrets are in the 0600 file beside the database,
+    // never on stdout; the file holds what a terminal would show.
+    expect(first.output).not.toMatch(/svc_(test|live)_[0-9A-Za-z]{38}/);
+    const shown = readFileSync(join(dir, "tminus-first-start-keys.txt"), "utf8");
+    const sandbox = /sandbox\s+(svc_test_\w+)/.exec(shown)?.[1];
+    const production = /production\s+(svc_live_\w+)/.exec(shown)?.[1];
     // Each secret in the documented format: prefix, 32 base62 characters, a 6-character checksum.
     expect(sandbox).toMatch(/^svc_test_[0-9A-Za-z]{38}$/);
     expect(production).toMatch(/^svc_live_[0-9A-Za-z]{38}$/);
     // Shown once each, plus the sandbox key in the curl line; nowhere else.
-    expect(first.output.match(/svc_(test|live)_[0-9A-Za-z]{38}/g)).toEqual([
-      sandbox,
-      production,
-      sandbox,
-    ]);
-    const curl = /^\s*(curl .+)$/m.exec(first.output)?.[1];
+    expect(shown.match(/svc_(test|live)_[0-9A-Za-z]{38}/g)).toEqual([sandbox, production, sandbox]);
+    const curl = /^\s*(curl .+)$/m.exec(shown)?.[1];
     expect(curl).toContain(first.url);
     // Run the printed line as a user would paste it.
     const { stdout } = await promisify(execFile)("sh", [
@@ -91,8 +91,8 @@ describe("tminus serve", () => {
       headers: { authorization: `Bearer ${production}` },
     });
     expect((await res.json()).data.environment).toBe("production");
-    // The dashboard (@tminus/dashboard) is mounted beside the API, where the output says.
-    expect(first.output).toContain(`Dashboard: ${first.url}/dashboard`);
+    // The dashboard (@tminus/dashboard) is mounted beside the API, where the file says.
+    expect(shown).toContain(`Dashboard: ${first.url}/dashboard`);
     const signIn = await fetch(`${first.url}/dashboard/sign-in`);
     expect(signIn.status).toBe(200);
     expect(await signIn.text()).toContain("Sign in");
@@ -133,8 +133,9 @@ describe("tminus serve", () => {
     expect(busy.stdout).not.toContain("svc_");
     // A failed command creates nothing: the database it opened is gone again.
     expect(existsSync(db)).toBe(false);
-    const first = await serve(["--db", db, "--host", "0.0.0.0"]);
-    expect(first.output).toMatch(/sandbox\s+svc_test_/);
+    const keysFile = join(dir, "busy-keys.txt");
+    const first = await serve(["--db", db, "--host", "0.0.0.0", "--keys-file", keysFile]);
+    expect(readFileSync(keysFile, "utf8")).toMatch(/sandbox\s+svc_test_/);
     // A wildcard bind prints an address a client can use.
     expect(first.url).toMatch(/^http:\/\/localhost:\d+$/);
     expect((await fetch(`${first.url}/openapi.json`)).status).toBe(200);

@@ -91,7 +91,9 @@ describePg("tminus on PostgreSQL: --db URLs, migrate, refusals", () => {
     expect(text.stdout).toMatch(/schema at version \d+ \(nothing to apply\)/);
     // Now current: serve starts without migrating.
     const running = await serve(["--no-migrate", "--no-worker", "--pool-size", "2", "--db", url]);
-    expect(running.output()).toContain('Created account "default"');
+    // JSON logs (stdout is a pipe): the secrets are in the keys file, the log says where.
+    expect(running.output()).toContain(`"event":"first_start_keys"`);
+    expect(running.output()).not.toContain("svc_test_");
     await stop(running.child);
   });
 

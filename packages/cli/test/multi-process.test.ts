@@ -1,7 +1,7 @@
 // Every promise of the API across processes: two real `tminus serve` processes (the built
 // binary) on ONE PostgreSQL database, requests spread over both. A is a default `serve`
 // (API + worker + purge), B is `serve --no-worker` (HTTP only).
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import {
   api,
   createTestDatabase,
   describeWithPostgres,
+  firstStartSecrets,
   type IssuedKey,
   issueKey,
   listAll,
@@ -34,8 +35,8 @@ describePg("two tminus serve processes on one PostgreSQL database", () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let dir = "";
   let config = "";
-  let a: Started;
-  let b: Started;
+  let a: Started & { keysFile: string };
+  let b: Started & { keysFile: string };
   /** Alternates between the two processes. */
   const via = (i: number) => (i % 2 === 0 ? a.url : b.url);
 
@@ -64,9 +65,11 @@ describePg("two tminus serve processes on one PostgreSQL database", () => {
   });
 
   it("two processes started together on an empty database both run; exactly one bootstraps it", async () => {
-    const printed = [a.output(), b.output()].filter((o) => o.includes('Created account "default"'));
+    // JSON logs: the one that bootstrapped wrote the secrets to its keys file and said so.
+    const printed = [a, b].filter((p) => p.output().includes(`"event":"first_start_keys"`));
     expect(printed).toHaveLength(1);
-    const sandbox = /sandbox\s+(svc_test_\w+)/.exec(printed[0]!)![1]!;
+    expect(existsSync(a.keysFile) !== existsSync(b.keysFile)).toBe(true);
+    const { sandbox } = firstStartSecrets(printed[0]!.keysFile);
     for (const base of [a.url, b.url]) {
       expect((await api(base, sandbox, "GET", "/usage")).status).toBe(200);
     }

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MIGRATIONS, sqliteStore } from "@tminus/store/sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skipping } from "../../../test/_skipping";
 import {
   type PrivatePostgres,
   privatePostgresReason,
@@ -117,7 +118,7 @@ async function metricsUrlOf(started: Started): Promise<string> {
 
 const missingPg = privatePostgresReason();
 if (missingPg && process.env.CI === "true") throw new Error(`CI needs initdb/pg_ctl: ${missingPg}`);
-if (missingPg) console.warn(`\n*** SKIPPING the readiness test on PostgreSQL: ${missingPg} ***\n`);
+if (missingPg) skipping("initdb and pg_ctl", "apt-get install postgresql, or set TMINUS_PG_BIN");
 
 describe.skipIf(missingPg !== null)("readiness follows the database", () => {
   let pg: PrivatePostgres | undefined;

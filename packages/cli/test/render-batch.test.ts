@@ -136,6 +136,8 @@ describe("tminus render --batch", () => {
         "short,2026-11-27T09:00:00Z",
         ",2026-11-27T09:00:00Z,",
         "ok2,2026-11-27T09:00:00Z,",
+        // Epoch milliseconds, as the message says (2026-11-27T09:00:00Z).
+        "epoch,1795770000000,",
       ].join("\n"),
     );
     const result = await tminus(["--batch", "r.csv", "--out-dir", "out", "--now", now], folder);
@@ -150,8 +152,8 @@ describe("tminus render --batch", () => {
       "r.csv:9: no value for {id} of the file name template",
       "",
     ]);
-    expect(result.stdout).toMatch(/^wrote 2 images to .* \(.*\); 7 failed\n$/);
-    expect(readdirSync(join(folder, "out")).sort()).toEqual(["ok1.gif", "ok2.gif"]);
+    expect(result.stdout).toMatch(/^wrote 3 images to .* \(.*\); 7 failed\n$/);
+    expect(readdirSync(join(folder, "out")).sort()).toEqual(["epoch.gif", "ok1.gif", "ok2.gif"]);
     expect(existsSync(join(folder, "escape.gif"))).toBe(false);
 
     writeFileSync(

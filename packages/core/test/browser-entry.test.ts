@@ -9,6 +9,7 @@ import { build } from "esbuild";
 import fc from "fast-check";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_HOW, skipping } from "../../../test/_skipping";
 import * as full from "../src/index";
 import type { StatusInput, TimerClock } from "../src/status/types";
 import { BROWSER_TABLE } from "./_browser-table";
@@ -21,6 +22,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const chromiumAvailable = existsSync(CHROMIUM);
 if (!chromiumAvailable && process.env.CI)
   throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
+if (!chromiumAvailable) skipping(`Chromium at ${CHROMIUM}`, CHROMIUM_HOW);
 const dir = mkdtempSync(join(tmpdir(), "tminus-core-browser-"));
 
 /** The entry bundled as a page's bundler would: minified, for browsers. */

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_HOW, skipping } from "../../../test/_skipping";
 import { axe } from "../../http/test/_axe";
 import { startTestServer, type TestServer } from "./_harness";
 
@@ -13,6 +14,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const available = existsSync(CHROMIUM);
 if (!available && process.env.CI)
   throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
+if (!available) skipping(`Chromium at ${CHROMIUM}`, CHROMIUM_HOW);
 const SHOTS = join(import.meta.dirname, "../../../artifacts/dashboard");
 const PASSWORD = "correct horse battery staple";
 

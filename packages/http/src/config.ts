@@ -5,6 +5,7 @@ import {
   type WebhookConfig,
   WebhookConfigError,
 } from "@tminus/webhooks";
+import { allowedHostsCheck } from "./transport/allowed-hosts";
 
 export { limitsFor, type PlanLimits } from "@tminus/admin";
 export type { WebhookConfig };
@@ -85,6 +86,14 @@ export interface TminusConfig {
    * own origin and mount prefix (see `createHandler`'s `trustProxy` and `basePath`).
    */
   base_url: string | null;
+  /**
+   * Without `base_url`: the hosts the service answers for (names, `name:port`, `[IPv6]`,
+   * `.domain`); other hosts get 400. Null: every host (`tminus serve` then allows loopback
+   * names and its listen address).
+   */
+  allowed_hosts: string[] | null;
+  /** Build URLs from `Forwarded` / `X-Forwarded-*` headers: only behind a proxy you run. */
+  trust_proxy: boolean;
   /** Days the request log is kept (GET /usage/requests). */
   request_log_retention_days: number;
   /** Hours an Idempotency-Key is remembered. */
@@ -121,6 +130,8 @@ export interface TminusConfigInput {
   plans?: Record<string, Partial<PlanLimits>>;
   default_plan?: string;
   base_url?: string | null;
+  allowed_hosts?: string[] | null;
+  trust_proxy?: boolean;
   request_log_retention_days?: number;
   idempotency_ttl_hours?: number;
   max_body_bytes?: number;
@@ -141,6 +152,8 @@ export const DEFAULT_CONFIG: TminusConfig = {
   },
   default_plan: "starter",
   base_url: null,
+  allowed_hosts: null,
+  trust_proxy: false,
   request_log_retention_days: 30,
   idempotency_ttl_hours: 24,
   max_body_bytes: 65536,
@@ -182,6 +195,8 @@ const TOP_FIELDS = new Set([
   "plans",
   "default_plan",
   "base_url",
+  "allowed_hosts",
+  "trust_proxy",
   "request_log_retention_days",
   "idempotency_ttl_hours",
   "max_body_bytes",
@@ -287,6 +302,8 @@ export function resolveConfig(input: TminusConfigInput | TminusConfig = {}): Tmi
     plans,
     default_plan: defaultPlan,
     base_url: baseUrl === null ? null : baseUrl.replace(/\/+$/, ""),
+    allowed_hosts: allowedHostsSetting(input.allowed_hosts),
+    trust_proxy: flag(input.trust_proxy ?? DEFAULT_CONFIG.trust_proxy, "config.trust_proxy"),
     request_log_retention_days: positiveInt(
       input.request_log_retention_days ?? DEFAULT_CONFIG.request_log_retention_days,
       "config.request_log_retention_days",
@@ -306,6 +323,20 @@ export function resolveConfig(input: TminusConfigInput | TminusConfig = {}): Tmi
     caches: cachesSection(input.caches),
     assets: assetsSection(input.assets),
   };
+}
+
+/** `allowed_hosts`: null, or a list of host entries each {@link allowedHostsCheck} accepts. */
+function allowedHostsSetting(input: unknown): string[] | null {
+  if (input === undefined || input === null) return null;
+  if (!Array.isArray(input) || input.some((h) => typeof h !== "string")) {
+    throw new ConfigError("config.allowed_hosts must be a list of host names");
+  }
+  try {
+    allowedHostsCheck(input);
+  } catch (error) {
+    throw new ConfigError(`config.allowed_hosts: ${(error as Error).message}`);
+  }
+  return [...input];
 }
 
 const ASSET_BOUNDS: Record<keyof AssetsConfig, [number, number]> = {

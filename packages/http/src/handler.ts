@@ -34,6 +34,7 @@ import type {
 import { stamp, toErrorResponse, withoutBodyForHead } from "./pipeline/respond";
 import { createPublicRoutes } from "./public/routes";
 import { createRequestLog, type RequestLog } from "./request-log";
+import { allowedHostsCheck } from "./transport/allowed-hosts";
 import { requestBaseUrl } from "./transport/base-url";
 import type { ApiRequest, ApiResponse } from "./transport/exchange";
 
@@ -49,9 +50,19 @@ export interface HandlerOptions {
   onError?: (error: unknown, requestId: string) => void;
   /**
    * Honour `Forwarded` / `X-Forwarded-Proto`, `-Host` and `-Prefix` when building absolute URLs
-   * (behind a proxy you run). Off by default: anyone can send those headers.
+   * (behind a proxy you run). Default: the config's `trust_proxy`, off unless set: anyone can
+   * send those headers.
    */
   trustProxy?: boolean;
+  /**
+   * The hosts this handler answers for when it builds URLs from the request (no `base_url`):
+   * names (`timers.example.com`, any port), `name:port`, `[IPv6]`, or `.example.com` for a
+   * domain and every name under it. A request for another host (its `Host`, or with
+   * `trustProxy` the forwarded host) gets 400 `validation_error` instead of URLs on that host.
+   * The probes answer whatever the host. Default: the config's `allowed_hosts`, else every
+   * host (a library cannot know its own names: give them, or set `base_url`).
+   */
+  allowedHosts?: readonly string[];
   /**
    * The path the handler is mounted under when the framework passes it the full path (Next.js
    * route handlers, a bare `node:http` server behind a path router): taken off incoming paths
@@ -124,7 +135,11 @@ export function createDispatch(
   const bounds = cachesConfig(config);
   const cache = createReadCache(store, { maxKeys: bounds.api_keys, maxTimers: bounds.timers });
   const usage = createUsageMeter(store, onError);
-  const trustProxy = options.trustProxy ?? false;
+  const trustProxy = options.trustProxy ?? config.trust_proxy;
+  const allowedHosts = options.allowedHosts ?? config.allowed_hosts;
+  // With a configured base_url no URL comes from the request, so any Host is harmless.
+  const hostAllowed =
+    config.base_url === null && allowedHosts !== null ? allowedHostsCheck(allowedHosts) : null;
   const publicRoutes = createPublicRoutes({ store, config, cache, trustProxy, onError });
   const requestLog: RequestLog = createRequestLog(store, onError, {
     onDropped: (entries) =>
@@ -208,8 +223,9 @@ export function createDispatch(
     labels: metrics !== null || logger !== null,
     afterResponse: (at) => housekeeping?.afterResponse(at),
   });
+  const probes = probesMount(health);
   const mounts: Mount[] = [
-    probesMount(health),
+    probes,
     openApiMount(onError),
     publicMount(publicRoutes, onError),
     ...(options.mounts ?? []).map((factory) => factory(host)),
@@ -233,6 +249,17 @@ export function createDispatch(
       return stamp(toErrorResponse(error, context.requestId, onError), context.requestId);
     }
     context.baseUrl = requestBaseUrl(req, { configured: config.base_url, trustProxy });
+    if (hostAllowed !== null && !probes.handles(req.path)) {
+      const host = new URL(context.baseUrl).host;
+      if (!hostAllowed(host)) {
+        const error = new ApiError(
+          "validation_error",
+          `this service does not answer for the host "${host}": it is not one of its allowed hosts`,
+          { details: { field: "Host" } },
+        );
+        return stamp(toErrorResponse(error, context.requestId, onError), context.requestId);
+      }
+    }
     for (const mount of mounts) {
       if (!mount.handles(req.path)) continue;
       let response: ApiResponse | null;

@@ -53,6 +53,12 @@ export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
 export type { InvokeRoute, RouteCall, RouteTrace } from "./pipeline/invoke-route";
 // The mount contract (Mount, MountContext, MountFactory, MountHost, RequestOutcome), whole.
 export type * from "./pipeline/mount";
+export {
+  AllowedHostsError,
+  allowedHostsCheck,
+  type HostCheck,
+  LOOPBACK_HOSTS,
+} from "./transport/allowed-hosts";
 export { handleClientError } from "./transport/client-error";
 export {
   type ApiRequest,

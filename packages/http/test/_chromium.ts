@@ -2,6 +2,7 @@
 // Under CI (CI=true) a missing browser fails the run; elsewhere the suites skip.
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
+import { CHROMIUM_HOW, skipping } from "../../../test/_skipping";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -9,6 +10,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const chromiumAvailable = existsSync(CHROMIUM);
 if (!chromiumAvailable && process.env.CI)
   throw new Error(`CI needs Chromium at ${CHROMIUM} (.ci/run installs it)`);
+if (!chromiumAvailable) skipping(`Chromium at ${CHROMIUM}`, CHROMIUM_HOW);
 
 /** Starts headless Chromium with the flags this machine's closed network needs. */
 export function launchChromium(): Promise<Browser> {

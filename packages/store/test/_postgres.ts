@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
+import { POSTGRES_HOW, skipping } from "../../../test/_skipping";
 
 /** The server the PostgreSQL tests run against (trust auth for user postgres on this machine). */
 export const PG_URL = process.env.TMINUS_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
@@ -22,7 +23,11 @@ export async function pgServerReason(): Promise<string | null> {
     await client.query("SELECT 1");
     return null;
   } catch (error) {
-    return `no PostgreSQL server at ${PG_URL} (${(error as Error).message}); set TMINUS_TEST_PG_URL or start one (bash .ci/run does)`;
+    const reason = `no PostgreSQL server at ${PG_URL} (${(error as Error).message}); set TMINUS_TEST_PG_URL or start one (bash .ci/run does)`;
+    if (process.env.CI !== "true") {
+      skipping(`PostgreSQL server at ${PG_URL}: ${(error as Error).message}`, POSTGRES_HOW);
+    }
+    return reason;
   } finally {
     await client.end().catch(() => {});
   }

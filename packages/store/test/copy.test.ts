@@ -22,7 +22,6 @@ import { createTestDatabase, pgServerReason } from "./_postgres";
 
 const missing = await pgServerReason();
 if (missing && process.env.CI === "true") throw new Error(`CI needs PostgreSQL: ${missing}`);
-if (missing) console.warn(`\n*** SKIPPING the PostgreSQL copy tests: ${missing} ***\n`);
 const withServer = missing ? describe.skip : describe;
 
 let dir = "";

@@ -26,7 +26,6 @@ import { meteringTests } from "./suite/metering";
 // specific to PostgreSQL (migrations across processes, schema checks, the pool's shape).
 const missing = await pgServerReason();
 if (missing && process.env.CI === "true") throw new Error(`CI needs PostgreSQL: ${missing}`);
-if (missing) console.warn(`\n*** SKIPPING the PostgreSQL store tests: ${missing} ***\n`);
 const withServer = missing ? describe.skip : describe;
 
 withServer("postgresStore", () => {

@@ -19,7 +19,9 @@ export interface BatchJob extends RenderJob {
 /** Columns whose text is a whole number in CSV. */
 const INTEGERS = new Set(["width", "height", "frames", "scale"]);
 /** Columns passed to the renderer as they are. */
-const PLAIN = new Set(["deadline", "start", "now", "format", "variant"]);
+const PLAIN = new Set(["format", "variant"]);
+/** Instants: ISO 8601 text, or (CSV text of digits, or a JSON number) epoch milliseconds. */
+const INSTANTS = new Set(["deadline", "start", "now"]);
 
 /** The extensions a file name may end in, and the format each means. */
 const EXTENSIONS: Record<string, "gif" | "png"> = { ".gif": "gif", ".png": "png" };
@@ -40,6 +42,7 @@ export function rowToJob(
   const look: Record<string, unknown> = {};
   for (const [column, raw] of Object.entries(row.values)) {
     if (PLAIN.has(column)) job[column] = raw;
+    else if (INSTANTS.has(column)) job[column] = integerOf(raw);
     else if (INTEGERS.has(column)) job[column] = integerOf(raw);
     else if (column === "look") Object.assign(look, jsonObject(raw, "look"));
     else if (column === "timer") job["timer"] = jsonObject(raw, "timer");

@@ -11,6 +11,14 @@ import { userPath } from "../paths";
 import { findPgTool, pgDumpArgs, pgRestoreArgs, runPgTool, showCommand } from "../pg-tools";
 import { formatSummaries, formatVerification } from "../verification";
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** `tminus backup`: a consistent online snapshot, with a manifest of counts and checksums. */
 export function registerBackup(program: Command): void {
   program
@@ -32,7 +40,11 @@ export function registerBackup(program: Command): void {
         return;
       }
       if (existsSync(out)) throw new CliError(`${out} already exists; choose a new --out file`);
-      mkdirSync(dirname(out), { recursive: true });
+      // A folder is not made: a mistyped path would leave folders behind (and a backup where
+      // nobody looks). It must exist, as the file must not.
+      if (!isFolder(dirname(out))) {
+        throw new CliError(`the folder of --out, ${dirname(out)}, does not exist; create it first`);
+      }
       const manifest =
         target.kind === "sqlite"
           ? await backupSqliteFile(target.path, out)

@@ -15,13 +15,12 @@ export interface ProcessFlags {
 /**
  * What `serve` and `worker` start from, in the same order so they fail alike: the logger, the
  * config (with `--base-url` over its `base_url`) and the store, migrated unless `--no-migrate`.
- * `role` names the process to PostgreSQL (`application_name`).
+ * `role` names the process to PostgreSQL (`application_name`). `format` is the log format: with
+ * `json`, stdout holds log lines only, so what a terminal would print becomes events.
  */
 export async function startProcess(opts: ProcessFlags, role: string) {
-  const { logger, flush } = await createCliLogger(
-    parseLogFormat(opts.logFormat),
-    parseLogLevel(opts.logLevel),
-  );
+  const format = parseLogFormat(opts.logFormat);
+  const { logger, flush } = await createCliLogger(format, parseLogLevel(opts.logLevel));
   const poolSize = parsePoolSize(opts.poolSize);
   const config = loadConfig(opts.config, { base_url: opts.baseUrl ?? undefined });
   const { store, path, applied } = await openStore(opts.db, {
@@ -29,5 +28,5 @@ export async function startProcess(opts: ProcessFlags, role: string) {
     poolSize,
     role,
   });
-  return { logger, flush, config, store, path, applied };
+  return { logger, flush, format, config, store, path, applied };
 }

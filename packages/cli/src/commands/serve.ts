@@ -1,8 +1,17 @@
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Command } from "commander";
+import { firstStartBanner, keysFilePath, writeFirstStartKeys } from "../first-start";
+import { parseAllowedHosts, servedHosts } from "../hosts";
 import { LOG_FORMAT_HELP, LOG_LEVEL_HELP, logDatabaseReady } from "../logging";
 import { CliError, DB_OPTION_HELP } from "../options";
+import { userPath } from "../paths";
 import { startServer } from "../server";
 import { startProcess } from "./process-start";
+
+/** The default of `--keys-file`, for the help text. */
+const KEYS_FILE_HELP =
+  "tminus-first-start-keys.txt beside the SQLite file, else in the current folder";
 
 /** Where `tminus serve` listens unless `--port` (or PORT) and `--host` say otherwise. */
 export const DEFAULT_PORT = 8787;
@@ -46,6 +55,18 @@ export function stopOnSignals(
   process.once("SIGTERM", stop);
 }
 
+/**
+ * `--keys-file`'s folder is checked before anything starts: a first start that could not write
+ * the secrets would leave keys nobody can use. (An existing file is no error: every restart
+ * after the first passes the same flag, and only a first start writes.)
+ */
+function checkKeysFile(flag: string): void {
+  const file = userPath(flag);
+  if (!existsSync(dirname(file))) {
+    throw new CliError(`--keys-file: the folder ${dirname(file)} does not exist`);
+  }
+}
+
 /** `tminus serve`: the API, the public routes and (unless `--no-worker`) the webhook worker. */
 export function registerServe(program: Command): void {
   program
@@ -58,6 +79,14 @@ export function registerServe(program: Command): void {
     .option("--host <host>", "interface to bind", DEFAULT_HOST)
     .option("--config <file>", "JSON config file overriding plan limits and settings")
     .option("--base-url <url>", "public URL of the service (default: each request's own origin)")
+    .option(
+      "--allowed-hosts <hosts>",
+      "without --base-url: the hosts served, comma-separated (name, name:port, [IPv6], .domain); others get 400 (default: loopback names and the listen address)",
+    )
+    .option(
+      "--trust-proxy",
+      "build URLs from Forwarded / X-Forwarded-* headers (only behind a proxy you run: anyone can send them)",
+    )
     .option(
       "--no-worker",
       "HTTP only: no webhook worker and no retention purge (run `tminus worker` for those)",
@@ -72,6 +101,10 @@ export function registerServe(program: Command): void {
     .option("--log-format <format>", LOG_FORMAT_HELP)
     .option("--log-level <level>", LOG_LEVEL_HELP, "info")
     .option(
+      "--keys-file <file>",
+      `where a first start writes the new keys' secrets (mode 0600) instead of printing them; always used unless pretty logs go to a terminal (default: ${KEYS_FILE_HELP})`,
+    )
+    .option(
       "--shutdown-delay <seconds>",
       "on SIGTERM, answer /readyz with 503 this long before closing the listener, so a load balancer drains first",
       "0",
@@ -81,11 +114,20 @@ export function registerServe(program: Command): void {
       const metricsPort =
         opts.metricsPort === undefined ? undefined : parsePort(opts.metricsPort, "--metrics-port");
       const shutdownDelayMs = parseShutdownDelay(opts.shutdownDelay);
-      // Without --base-url or a configured base_url, absolute URLs follow each request's Host.
-      const { logger, flush, config, store, path, applied } = await startProcess(
+      if (opts.keysFile !== undefined) checkKeysFile(opts.keysFile);
+      const allowedHosts =
+        opts.allowedHosts === undefined ? undefined : parseAllowedHosts(opts.allowedHosts);
+      const started = await startProcess(
         opts,
         opts.worker ? "tminus serve" : "tminus serve --no-worker",
       );
+      const { logger, flush, format, store, path, applied } = started;
+      // Without a base URL, URLs follow the request's host: only hosts known to be ours.
+      const config = servedHosts(started.config, {
+        allowedHosts,
+        trustProxy: opts.trustProxy === true,
+        listenHost: opts.host,
+      });
       const running = await startServer({
         store,
         config,
@@ -118,22 +160,26 @@ export function registerServe(program: Command): void {
       // Pending migrations were applied (or, with --no-migrate, the schema checked) at open;
       // said once the listener is up, so a start that fails leaves no line claiming a database.
       logDatabaseReady(logger, { path, kind: store.kind, migrate: opts.migrate, applied });
+      // JSON logs are a stream for machines (and aggregators): only JSON lines on stdout, and
+      // never a secret. What a terminal shows as text is an event there.
+      const toTerminal = format === "pretty";
       const out = process.stdout;
+      const dashboardPath = config.dashboard.enabled ? config.dashboard.path : null;
       if (running.bootstrapped) {
-        const [sandbox, production] = running.bootstrapped;
-        out.write(
-          `\nCreated account "default" with two API keys. The secrets are shown ONCE; store them now.\n` +
-            `  sandbox     ${sandbox!.secret}\n` +
-            `  production  ${production!.secret}\n\n` +
-            `Try it:\n  curl -H "Authorization: Bearer ${sandbox!.secret}" ${running.url}/api/v1/usage\n\n` +
-            (config.dashboard.enabled
-              ? `Dashboard: ${running.url}${config.dashboard.path} (add a user: tminus users create --account default --email you@example.com --role owner)\n\n`
-              : ""),
-        );
+        // Printed only to a person at a terminal; a pipe or a file may be a log collector.
+        if (toTerminal && process.stdout.isTTY && opts.keysFile === undefined) {
+          out.write(firstStartBanner(running.bootstrapped, running.url, dashboardPath));
+        } else {
+          const file = keysFilePath(opts.keysFile, { kind: store.kind, path });
+          writeFirstStartKeys(logger, file, running.bootstrapped, running.url, dashboardPath);
+        }
       }
       const role = opts.worker ? "" : ", HTTP only: no webhook worker, no purge";
-      out.write(`tminus listening on ${running.url} (database ${path}${role})\n`);
-      if (running.metricsUrl) out.write(`metrics on ${running.metricsUrl}\n`);
+      const listening = `tminus listening on ${running.url} (database ${path}${role})`;
+      if (toTerminal) {
+        out.write(`${listening}\n`);
+        if (running.metricsUrl) out.write(`metrics on ${running.metricsUrl}\n`);
+      }
       logger.info(
         {
           event: "listening",
@@ -142,8 +188,14 @@ export function registerServe(program: Command): void {
           database: store.kind,
           worker: opts.worker,
         },
-        "listening",
+        toTerminal ? "listening" : listening,
       );
+      if (running.metricsUrl && !toTerminal) {
+        logger.info(
+          { event: "metrics_listening", url: running.metricsUrl },
+          `metrics on ${running.metricsUrl} (Prometheus)`,
+        );
+      }
       stopOnSignals(() => running.close(), flush);
     });
 }

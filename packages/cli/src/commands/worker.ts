@@ -29,7 +29,7 @@ export function registerWorker(program: Command): void {
     .action(async (opts) => {
       const metricsPort =
         opts.metricsPort === undefined ? undefined : parsePort(opts.metricsPort, "--metrics-port");
-      const { logger, flush, config, store, path, applied } = await startProcess(
+      const { logger, flush, format, config, store, path, applied } = await startProcess(
         opts,
         "tminus worker",
       );
@@ -45,9 +45,22 @@ export function registerWorker(program: Command): void {
           )
         : null;
       const running = startWorker({ store, config, logger, ...(metrics ? { metrics } : {}) });
-      process.stdout.write(`tminus worker running (database ${path})\n`);
-      if (metricsServer) process.stdout.write(`metrics on ${metricsServer.url}\n`);
-      logger.info({ event: "worker_started", database: store.kind }, "worker running");
+      const banner = `tminus worker running (database ${path})`;
+      // JSON logs: stdout holds JSON lines only, so the terminal's lines are events there.
+      if (format === "pretty") {
+        process.stdout.write(`${banner}\n`);
+        if (metricsServer) process.stdout.write(`metrics on ${metricsServer.url}\n`);
+      }
+      logger.info(
+        { event: "worker_started", database: store.kind },
+        format === "pretty" ? "worker running" : banner,
+      );
+      if (metricsServer && format !== "pretty") {
+        logger.info(
+          { event: "metrics_listening", url: metricsServer.url },
+          `metrics on ${metricsServer.url} (Prometheus)`,
+        );
+      }
       stopOnSignals(async () => {
         await running.close();
         await metricsServer?.close();
