@@ -1,7 +1,7 @@
 // A look whose background is an uploaded picture must name a picture of its own environment,
 // checked when a timer is created or its look replaced, as the look's font is (_look-font.ts).
 import type { Look } from "@tminus/core";
-import { DocumentedError } from "../openapi/error-cases";
+import { DocumentedError } from "../vocabulary/error-cases";
 import type { RouteContext } from "./context";
 
 /** The look's background.asset_id names no picture of this environment. */
