@@ -19,6 +19,11 @@ export interface DashboardAdmin {
   looks: Pick<Store, "listLooks" | "saveLook" | "deleteLook">;
   /** A timer's stored record (definition and look), from the API's read cache. */
   timer(accountId: string, environment: Environment, id: string): Promise<TimerRecord | null>;
+  /**
+   * An uploaded image's bytes for the preview (the API serves no file's bytes); null when it
+   * is not an image of this account and environment.
+   */
+  imageData(accountId: string, environment: Environment, id: string): Promise<Uint8Array | null>;
 }
 
 type SessionMethod =
@@ -56,5 +61,10 @@ export function createDashboardAdmin(host: MountHost): DashboardAdmin {
     looks: bound("listLooks", "saveLook", "deleteLook"),
     timer: async (accountId, environment, id) =>
       (await host.services()).cache.getTimer(accountId, environment, id),
+    imageData: async (accountId, environment, id) => {
+      const asset = await store.getAsset(accountId, environment, id);
+      if (asset?.kind !== "image") return null;
+      return store.getAssetData(accountId, environment, id);
+    },
   };
 }

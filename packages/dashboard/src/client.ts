@@ -110,6 +110,17 @@ function dashboardClient(): void {
   image?.addEventListener("error", () => {
     image.hidden = true;
   });
+  // What fills the image: the gradient's fields or the image list, for the chosen kind only.
+  const showBackground = () => {
+    const kind = builder.querySelector<HTMLSelectElement>("#background_kind")?.value;
+    for (const section of builder.querySelectorAll<HTMLElement>("[data-background-section]")) {
+      const on = section.dataset.backgroundSection === kind;
+      section.hidden = !on;
+      for (const field of section.querySelectorAll<HTMLInputElement>("input,select")) {
+        field.disabled = !on;
+      }
+    }
+  };
   const showType = () => {
     const chosen = builder.querySelector<HTMLInputElement>("input[name=type]:checked");
     for (const section of builder.querySelectorAll<HTMLElement>("[data-type-section]")) {
@@ -199,7 +210,8 @@ function dashboardClient(): void {
     const hex = hexOf(field.value);
     if (picker && hex) picker.value = hex;
     let note = builder.querySelector<HTMLElement>(`#${field.id}-live-problem`);
-    if (hex) {
+    // An optional colour left empty takes its default (the hint says which).
+    if (hex || ("optional" in field.dataset && field.value.trim() === "")) {
       field.removeAttribute("aria-invalid");
       note?.remove();
       return;
@@ -298,9 +310,11 @@ function dashboardClient(): void {
     notesWhileEmpty();
     followTheme();
     showType();
+    showBackground();
     schedule();
   });
   showType();
+  showBackground();
   refresh();
 }
 

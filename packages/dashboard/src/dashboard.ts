@@ -23,6 +23,7 @@ import { html } from "./html";
 import { page, plainResponse } from "./layout";
 import { assetRoutes } from "./pages/assets";
 import { authRoutes } from "./pages/auth";
+import { galleryRoutes } from "./pages/gallery";
 import { keyRoutes } from "./pages/keys";
 import { memberRoutes } from "./pages/members";
 import { overviewRoutes } from "./pages/overview";
@@ -39,6 +40,7 @@ const PAGES: readonly PageRoute[] = [
   ...overviewRoutes,
   ...keyRoutes,
   ...timerRoutes,
+  ...galleryRoutes,
   ...timerAnalyticsRoutes,
   ...usageRoutes,
   ...webhookRoutes,

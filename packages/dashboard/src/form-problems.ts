@@ -55,7 +55,25 @@ const LABELS = {
   accent_color: "Accent",
   font: "Font",
   font_size: "Digit size",
-  panel: "Layout",
+  style: "Style",
+  background_kind: "Behind the countdown",
+  gradient_from: "Gradient from",
+  gradient_to: "Gradient to",
+  gradient_angle: "Gradient direction",
+  background_image: "Background image",
+  heading_text: "Heading",
+  heading_font: "Heading font",
+  heading_size: "Heading size",
+  heading_color: "Heading colour",
+  subheading_text: "Line below",
+  subheading_font: "Line below: font",
+  subheading_size: "Line below: size",
+  subheading_color: "Line below: colour",
+  button_label: "Button",
+  button_font: "Button font",
+  button_size: "Button size",
+  button_color: "Button text colour",
+  button_background: "Button colour",
   separator: "Separator",
   units: "Units shown",
   locale: "Label language",
@@ -100,7 +118,22 @@ const API_FIELDS: Readonly<Record<string, FieldId>> = {
   "look.not_started_click_url": "not_started_click_url",
   "look.font_asset_id": "font",
   "look.labels": "locale",
+  "look.panel": "style",
+  "look.background": "background_kind",
+  "look.background.type": "background_kind",
+  "look.background.from": "gradient_from",
+  "look.background.to": "gradient_to",
+  "look.background.angle": "gradient_angle",
+  "look.background.asset_id": "background_image",
+  "look.heading": "heading_text",
+  "look.subheading": "subheading_text",
+  "look.button": "button_label",
+  "look.button.background_color": "button_background",
 };
+
+// A transparent image draws nothing behind the countdown: said where the fill is chosen.
+const TRANSPARENT_FILL =
+  "a transparent image draws nothing behind the countdown: choose “The background colour” or untick “Transparent background”.";
 
 // API words a message may still hold after its field is named, in the form's words.
 const API_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
@@ -112,6 +145,10 @@ const API_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/ \(see GET \/timezones\)/g, ""],
   [/\bcanonical IANA time zone\b/g, "time zone from the list"],
   [/\ban absolute https:\/\/ URL without user name or password\b/g, "a full https:// address"],
+  [
+    /must be null when transparent is true \(a transparent look draws no background\)/g,
+    TRANSPARENT_FILL,
+  ],
   [/ISO 8601 date-time with Z or a numeric UTC offset, like [^ ,;]+/g, "date and time"],
 ];
 
@@ -134,7 +171,8 @@ export function formFieldOf(apiField: string): { id: string; label: string } | n
   const label = /^look\.labels\.(\w+)$/.exec(bare);
   if (label) return { id: `label_${label[1]}`, label: `Own word for ${label[1]}` };
   let id: string | undefined = API_FIELDS[bare];
-  if (!id && bare.startsWith("look.")) id = bare.slice(5);
+  // look.heading.text is the field heading_text, look.button.size button_size...
+  if (!id && bare.startsWith("look.")) id = bare.slice(5).replace(".", "_");
   if (!id && bare.startsWith("recurrence.")) id = "freq";
   if (!id && bare.startsWith("personalization.")) id = "source";
   id ??= bare;
@@ -168,6 +206,27 @@ export function timeZoneProblem(zone: string): FieldProblem {
     id: "timezone",
     label: LABELS.timezone,
     message: `“${zone}” is not a time zone name from the list.${meant}${why}${meant ? "" : " Type a city, like Europe/Berlin or America/New_York."}`,
+  };
+}
+
+type ColourField =
+  | "background_color"
+  | "text_color"
+  | "accent_color"
+  | "gradient_from"
+  | "gradient_to";
+const OPTIONAL_COLOURS = [
+  "heading_color",
+  "subheading_color",
+  "button_color",
+  "button_background",
+] as const;
+
+function notAColour(id: FieldId, value: string): FieldProblem {
+  return {
+    id,
+    label: LABELS[id],
+    message: `"${value}" is not a colour: type it as #RRGGBB (like #1d4ed8) or pick one.`,
   };
 }
 
@@ -216,14 +275,24 @@ export function formErrors(v: TimerFormValues): FieldProblem[] {
       message: "pick the last day, or choose another end.",
     });
   }
-  for (const id of ["background_color", "text_color", "accent_color"] as const) {
-    if (!isHexColour(v[id])) {
-      out.push({
-        id,
-        label: LABELS[id],
-        message: `"${v[id]}" is not a colour: type it as #RRGGBB (like #1d4ed8) or pick one.`,
-      });
-    }
+  const colours: ColourField[] = ["background_color", "text_color", "accent_color"];
+  if (v.background_kind === "gradient") colours.push("gradient_from", "gradient_to");
+  for (const id of colours) {
+    if (!isHexColour(v[id])) out.push(notAColour(id, v[id]));
+  }
+  // Optional colours: empty takes the default; anything typed must be a colour.
+  for (const id of OPTIONAL_COLOURS) {
+    if (v[id] !== "" && !isHexColour(v[id])) out.push(notAColour(id, v[id]));
+  }
+  if (v.transparent && v.background_kind !== "colour") {
+    out.push({ id: "background_kind", label: LABELS.background_kind, message: TRANSPARENT_FILL });
+  }
+  if (v.background_kind === "image" && v.background_image === "") {
+    out.push({
+      id: "background_image",
+      label: LABELS.background_image,
+      message: "pick one of your uploaded images, or upload one under Fonts & images first.",
+    });
   }
   return out;
 }

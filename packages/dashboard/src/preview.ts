@@ -1,9 +1,11 @@
 import {
   computeStatus,
   emptyClock,
+  type ImageInput,
   imageInputOf,
   type TimerDefinition,
   type UploadedFont,
+  type UploadedImage,
   type ViewerContext,
   validateTimerCreate,
 } from "@tminus/core";
@@ -42,6 +44,36 @@ export function lookFontOf(
     definition.look,
     { endedText: definition.ended?.text, name: definition.name },
   );
+}
+
+/** An image background's uploaded picture, for a preview or thumbnail; null: none, or gone. */
+async function backgroundImageOf(
+  ctx: PageContext,
+  definition: TimerDefinition,
+): Promise<UploadedImage | null> {
+  const background = definition.look.background;
+  if (background?.type !== "image") return null;
+  const data = await ctx.admin.imageData(ctx.account.id, ctx.environment, background.asset_id);
+  return data && { id: background.asset_id, data };
+}
+
+/**
+ * `input` with the uploads the look names (its font, its background picture), as the public
+ * images draw it; a deleted one is left out, and the look draws without it.
+ */
+export async function withUploads(
+  ctx: PageContext,
+  deps: DashboardDeps,
+  definition: TimerDefinition,
+  input: ImageInput,
+): Promise<ImageInput> {
+  const [font, picture] = await Promise.all([
+    lookFontOf(ctx, deps, definition),
+    backgroundImageOf(ctx, definition),
+  ]);
+  if (font) input.font = font;
+  if (picture) input.backgroundImage = picture;
+  return input;
 }
 
 /** The width and height a PNG declares in its header. */
@@ -84,9 +116,12 @@ export async function previewImage(ctx: PageContext, deps: DashboardDeps): Promi
     ctx.now,
   );
   // "Show the ended look": what viewers see after the end, drawn at zero.
-  const input = imageInputOf(definition, status, { width: 600, showEnded: values.preview_ended });
-  const font = await lookFontOf(ctx, deps, definition);
-  if (font) input.font = font;
+  const input = await withUploads(
+    ctx,
+    deps,
+    definition,
+    imageInputOf(definition, status, { width: 600, showEnded: values.preview_ended }),
+  );
   let bytes: Uint8Array;
   try {
     bytes = await deps.renderImage("png", input);

@@ -96,6 +96,10 @@ ul.looks{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:r
 ul.looks li{display:flex;flex-direction:column;gap:.3rem}ul.looks li form button{margin:0}ul.looks+h3{margin-top:1rem}
 ul.looks a{display:flex;flex-direction:column;gap:.2rem;padding:.5rem;border:1px solid var(--line);border-radius:8px;text-decoration:none;color:var(--text);flex:1}
 form.save-look{margin-top:1rem}
+ul.looks.gallery{grid-template-columns:repeat(auto-fill,minmax(17rem,1fr));gap:1rem}
+ul.looks.gallery a{padding:.6rem;background:var(--panel)}ul.looks.gallery a:hover{border-color:var(--accent)}
+.tags{display:flex;flex-wrap:wrap;gap:.25rem;margin-top:.1rem}.tags span{font-size:.78rem;padding:0 .45rem;border:1px solid var(--line);border-radius:999px;color:var(--muted)}
+.start-look{margin:0 0 1rem}
 ul.looks a[aria-current=true]{border:2px solid var(--accent)}ul.looks img{width:100%;height:auto;border-radius:6px}
 .chart-labels{display:flex;justify-content:space-between;color:var(--muted);font-size:.8rem;padding:.2rem .5rem}
 input.short{width:6rem}

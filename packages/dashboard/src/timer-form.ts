@@ -3,7 +3,9 @@ import {
   DEFAULT_LOOK,
   formatInstant,
   formatLocalDateTime,
+  LOOK_WORDS_LIMITS,
   type Look,
+  type LookWords,
   parseLocalDateTime,
   resolveLocal,
   TIME_UNITS,
@@ -74,7 +76,35 @@ export interface TimerFormValues {
   separator: string;
   locale: string;
   labels: Record<string, string>;
-  panel: string;
+  /** How the row is drawn: `look.style` (rounded, plain, minimal, boxes, outlined, flip, circles, bar). */
+  style: string;
+  /** What fills the image behind the countdown: `colour` (none), `gradient` or `image`. */
+  background_kind: string;
+  gradient_from: string;
+  gradient_to: string;
+  /** Degrees, as CSS linear-gradient: 180 runs top to bottom. */
+  gradient_angle: string;
+  /** The uploaded image's asset id (with `background_kind` image). */
+  background_image: string;
+  /** Words above the countdown; empty text: none. Font empty: the look's own font. */
+  heading_text: string;
+  heading_font: string;
+  heading_size: string;
+  /** Empty: the digits' colour. */
+  heading_color: string;
+  /** The line below the countdown. */
+  subheading_text: string;
+  subheading_font: string;
+  subheading_size: string;
+  subheading_color: string;
+  /** The button-like label under it; empty: none. */
+  button_label: string;
+  button_font: string;
+  button_size: string;
+  /** The label's colour; empty: the background colour. */
+  button_color: string;
+  /** The button's fill; empty: the accent colour. */
+  button_background: string;
   transparent: boolean;
   dark_variant: boolean;
   ended_text: string;
@@ -144,7 +174,25 @@ export function defaultFormValues(now: number, zone = "Etc/UTC"): TimerFormValue
     separator: DEFAULT_LOOK.separator,
     locale: DEFAULT_LOOK.locale,
     labels: {},
-    panel: DEFAULT_LOOK.panel,
+    style: DEFAULT_LOOK.style,
+    background_kind: "colour",
+    gradient_from: "#1E3A8A",
+    gradient_to: "#7C3AED",
+    gradient_angle: "180",
+    background_image: "",
+    heading_text: "",
+    heading_font: "",
+    heading_size: String(LOOK_WORDS_LIMITS.heading.size),
+    heading_color: "",
+    subheading_text: "",
+    subheading_font: "",
+    subheading_size: String(LOOK_WORDS_LIMITS.subheading.size),
+    subheading_color: "",
+    button_label: "",
+    button_font: "",
+    button_size: String(LOOK_WORDS_LIMITS.button.size),
+    button_color: "",
+    button_background: "",
     transparent: DEFAULT_LOOK.transparent,
     dark_variant: false,
     ended_text: "Ended",
@@ -205,7 +253,26 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     separator: form.get("separator") ?? base.separator,
     locale: text("locale"),
     labels,
-    panel: text("panel"),
+    // Before styles the form sent the panel alone (rounded or plain): the same choice.
+    style: (form.get("style") ?? form.get("panel") ?? base.style).trim(),
+    background_kind: text("background_kind"),
+    gradient_from: normalizeHex(text("gradient_from")),
+    gradient_to: normalizeHex(text("gradient_to")),
+    gradient_angle: text("gradient_angle"),
+    background_image: text("background_image"),
+    heading_text: text("heading_text"),
+    heading_font: text("heading_font"),
+    heading_size: text("heading_size"),
+    heading_color: optionalHex(text("heading_color")),
+    subheading_text: text("subheading_text"),
+    subheading_font: text("subheading_font"),
+    subheading_size: text("subheading_size"),
+    subheading_color: optionalHex(text("subheading_color")),
+    button_label: text("button_label"),
+    button_font: text("button_font"),
+    button_size: text("button_size"),
+    button_color: optionalHex(text("button_color")),
+    button_background: optionalHex(text("button_background")),
     transparent: form.get("transparent") === "on",
     dark_variant: form.get("dark_variant") === "on",
     ended_text: text("ended_text"),
@@ -216,6 +283,11 @@ export function readTimerForm(form: URLSearchParams, now: number): TimerFormValu
     ended_click_url: text("ended_click_url"),
     preview_ended: form.get("preview_ended") === "on",
   };
+}
+
+// An optional colour: empty stays empty (the default applies), anything else as a colour field.
+function optionalHex(value: string): string {
+  return value === "" ? "" : normalizeHex(value);
 }
 
 // A number field: its value, or the text itself so that the API names the bad field.
@@ -304,6 +376,32 @@ function fontOf(value: string): Record<string, unknown> {
     : { font: value };
 }
 
+/** The look's `background`: none for the background colour alone. */
+function backgroundOf(v: TimerFormValues): Record<string, unknown> | null {
+  if (v.background_kind === "gradient") {
+    return {
+      type: "gradient",
+      from: v.gradient_from.toUpperCase(),
+      to: v.gradient_to.toUpperCase(),
+      angle: num(v.gradient_angle),
+    };
+  }
+  // An image not picked yet is the API's to name ("Background image: ...").
+  if (v.background_kind === "image") return { type: "image", asset_id: v.background_image };
+  return null;
+}
+
+/** A heading or the line below: none while its words are empty. */
+function wordsOf(
+  text: string,
+  font: string,
+  size: string,
+  color: string,
+): Record<string, unknown> | null {
+  if (text === "") return null;
+  return { text, font: font || null, size: num(size), color: color.toUpperCase() || null };
+}
+
 /** The look of the builder's fields, as the API's `look` object. */
 function lookOf(v: TimerFormValues): Record<string, unknown> {
   return {
@@ -318,7 +416,25 @@ function lookOf(v: TimerFormValues): Record<string, unknown> {
     separator: v.separator,
     locale: v.locale,
     labels: v.labels,
-    panel: v.panel,
+    style: v.style,
+    background: backgroundOf(v),
+    heading: wordsOf(v.heading_text, v.heading_font, v.heading_size, v.heading_color),
+    subheading: wordsOf(
+      v.subheading_text,
+      v.subheading_font,
+      v.subheading_size,
+      v.subheading_color,
+    ),
+    button:
+      v.button_label === ""
+        ? null
+        : {
+            label: v.button_label,
+            font: v.button_font || null,
+            size: num(v.button_size),
+            color: v.button_color.toUpperCase() || null,
+            background_color: v.button_background.toUpperCase() || null,
+          },
     transparent: v.transparent,
     dark: v.dark_variant ? {} : null,
     click_url: v.click_url || null,
@@ -414,9 +530,46 @@ export function lookFormValues(look: Look): Partial<TimerFormValues> {
     separator: look.separator,
     locale: look.locale,
     labels: { ...look.labels },
-    panel: look.panel,
+    style: look.style,
+    ...backgroundFormValues(look.background),
+    ...wordsFormValues("heading", look.heading),
+    ...wordsFormValues("subheading", look.subheading),
+    button_label: look.button?.label ?? "",
+    button_font: look.button?.font ?? "",
+    button_size: String(look.button?.size ?? LOOK_WORDS_LIMITS.button.size),
+    button_color: look.button?.color ?? "",
+    button_background: look.button?.background_color ?? "",
     transparent: look.transparent,
     dark_variant: look.dark !== null,
+  };
+}
+
+/** The background fields of a look's `background` (the gradient's colours stay at their defaults without one). */
+function backgroundFormValues(background: Look["background"]): Partial<TimerFormValues> {
+  if (background?.type === "gradient") {
+    return {
+      background_kind: "gradient",
+      gradient_from: background.from,
+      gradient_to: background.to,
+      gradient_angle: String(background.angle),
+    };
+  }
+  if (background?.type === "image") {
+    return { background_kind: "image", background_image: background.asset_id };
+  }
+  return { background_kind: "colour" };
+}
+
+/** A heading's or the line below's fields. */
+function wordsFormValues(
+  kind: "heading" | "subheading",
+  words: LookWords | null,
+): Partial<TimerFormValues> {
+  return {
+    [`${kind}_text`]: words?.text ?? "",
+    [`${kind}_font`]: words?.font ?? "",
+    [`${kind}_size`]: String(words?.size ?? LOOK_WORDS_LIMITS[kind].size),
+    [`${kind}_color`]: words?.color ?? "",
   };
 }
 

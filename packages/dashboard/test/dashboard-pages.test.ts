@@ -116,6 +116,7 @@ function pages(): { name: string; path: string; anonymous?: boolean }[] {
     at("overview", "");
     at("timers", "/timers");
     at("builder", "/timers/new");
+    at("looks", "/looks");
     for (const type of ["fixed", "duration", "recurring", "personalized"]) {
       at(`timer-${type}`, `/timers/${ids[`${env}-${type}`]}`);
     }

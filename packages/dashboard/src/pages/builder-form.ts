@@ -1,4 +1,10 @@
-import { TIME_UNITS, timeZoneNames, UNIT_LABEL_MAX } from "@tminus/core";
+import {
+  LOOK_WORDS_LIMITS,
+  type LookStyle,
+  TIME_UNITS,
+  timeZoneNames,
+  UNIT_LABEL_MAX,
+} from "@tminus/core";
 import type { PageContext } from "../context";
 import { ENDED_TEXT_MAX, FALLBACK_EMPTY, type FieldProblem, NAME_MAX } from "../form-problems";
 import { html, type SafeHtml } from "../html";
@@ -80,13 +86,129 @@ function text(id: string, label: string, value: string, extra: TextExtra = {}): 
  * A colour: a text field for the hex value (the one submitted, so it works without script)
  * and a picker the script shows and keeps in step with it.
  */
-function colour(id: string, label: string, value: string, problem?: FieldProblem): SafeHtml {
+function colour(
+  id: string,
+  label: string,
+  value: string,
+  problem?: FieldProblem,
+  /** An optional colour: empty takes this default, said in the placeholder and the hint. */
+  optional?: { empty: string; picker: string },
+): SafeHtml {
   const { note, attrs } = problemNote(problem);
-  const picker = /^#[0-9a-f]{6}$/i.test(value) ? value.toLowerCase() : "#000000";
+  const hex = (v: string) => (/^#[0-9a-f]{6}$/i.test(v) ? v.toLowerCase() : null);
+  const picker = hex(value) ?? (optional && hex(optional.picker)) ?? "#000000";
+  const hint = "A colour as #RRGGBB";
   return html`<div class="colour"><label for="${id}">${label}</label><div class="colour-pair">
 <input type="color" id="${id}-picker" value="${picker}" aria-label="${label}: pick a colour" data-colour-for="${id}" hidden>
-<input id="${id}" name="${id}" type="text" class="hex" value="${value}" maxlength="7" placeholder="#RRGGBB" spellcheck="false" autocomplete="off" inputmode="text" aria-describedby="${id}-hint${problem ? ` ${id}-problem` : ""}"${attrs}></div>
-<p class="sr-only" id="${id}-hint">A colour as #RRGGBB</p>${note}</div>`;
+<input id="${id}" name="${id}" type="text" class="hex" value="${value}" maxlength="7" placeholder="${optional ? "default" : "#RRGGBB"}" spellcheck="false" autocomplete="off" inputmode="text" aria-describedby="${id}-hint${problem ? ` ${id}-problem` : ""}"${optional ? html` data-optional` : ""}${attrs}></div>
+${optional ? html`<p class="hint" id="${id}-hint">Empty: ${optional.empty}.</p>` : html`<p class="sr-only" id="${id}-hint">${hint}</p>`}${note}</div>`;
+}
+
+/** The styles the builder offers, with what each looks like. */
+export const STYLE_CHOICES: ReadonlyArray<readonly [LookStyle, string]> = [
+  ["rounded", "Rounded panel"],
+  ["plain", "Plain panel"],
+  ["minimal", "Minimal: digits and labels only"],
+  ["boxes", "Boxes: each unit on a card"],
+  ["outlined", "Outlined: each unit in a frame"],
+  ["flip", "Flip clock"],
+  ["circles", "Circles: a ring per unit"],
+  ["bar", "Progress bar per unit"],
+];
+
+/** The fonts words may have: the look's own (an upload too), or a built-in family. */
+const WORD_FONTS: ReadonlyArray<readonly [string, string]> = [
+  ["", "Same as the digits"],
+  ["sans", "Sans serif"],
+  ["serif", "Serif"],
+  ["mono", "Monospace"],
+];
+
+/** An uploaded image the builder offers as a background. */
+export interface UploadedImageChoice {
+  id: string;
+  label: string;
+}
+
+/** The style list: the known styles, and a stored one this dashboard does not know, kept. */
+function styleChoices(current: string): Array<readonly [string, string]> {
+  const list: Array<readonly [string, string]> = [...STYLE_CHOICES];
+  if (!list.some(([value]) => value === current)) list.push([current, current]);
+  return list;
+}
+
+type ProblemsById = ReadonlyMap<string, FieldProblem>;
+
+/** What fills the image behind the countdown: the background colour, a gradient or an upload. */
+function backgroundFields(
+  ctx: PageContext,
+  v: TimerFormValues,
+  byId: ProblemsById,
+  images: readonly UploadedImageChoice[],
+): SafeHtml {
+  const kind = problemNote(byId.get("background_kind"));
+  const image = problemNote(byId.get("background_image"));
+  const imageList: Array<readonly [string, string]> = [
+    ["", images.length ? "Choose an image" : "No images uploaded yet"],
+    ...images.map((i) => [i.id, i.label] as const),
+  ];
+  // A look whose image was deleted keeps it, said to be drawn without it.
+  if (v.background_image && !images.some((i) => i.id === v.background_image))
+    imageList.push([v.background_image, "Deleted image (shows the background colour)"]);
+  const angle = byId.get("gradient_angle");
+  return html`<div class="row"><div><label for="background_kind">Behind the countdown</label><p class="hint" id="background_kind-hint">With a gradient or an image, the countdown sits on a panel of the background colour.</p>
+<select id="background_kind" name="background_kind" aria-describedby="background_kind-hint${byId.has("background_kind") ? " background_kind-problem" : ""}"${kind.attrs}>${options(
+    v.background_kind,
+    [
+      ["colour", "The background colour"],
+      ["gradient", "A gradient"],
+      ["image", "An uploaded image"],
+    ],
+  )}</select>${kind.note}</div></div>
+<div class="row" data-background-section="gradient">
+${colour("gradient_from", "Gradient from", v.gradient_from.toLowerCase(), byId.get("gradient_from"))}
+${colour("gradient_to", "Gradient to", v.gradient_to.toLowerCase(), byId.get("gradient_to"))}
+${text("gradient_angle", "Gradient direction (degrees)", v.gradient_angle, { type: "number", hint: "180: top to bottom; 90: left to right; 135: diagonal.", attrs: html` min="0" max="359"`, problem: angle })}</div>
+<div data-background-section="image"><label for="background_image">Background image</label><p class="hint" id="background_image-hint">PNG or JPEG from <a href="${ctx.envPath("/assets")}">Fonts &amp; images</a>, scaled to cover the image and centred.</p>
+<select id="background_image" name="background_image" aria-describedby="background_image-hint${byId.has("background_image") ? " background_image-problem" : ""}"${image.attrs}>${options(v.background_image, imageList)}</select>${image.note}</div>`;
+}
+
+/** The heading above, the line below and the button, each with its font, size and colour. */
+function wordsFields(v: TimerFormValues, byId: ProblemsById): SafeHtml {
+  const f = (id: string, label: string, value: string, extra: TextExtra = {}) =>
+    text(id, label, value, { ...extra, problem: byId.get(id) });
+  const fontSelect = (id: string, label: string, value: string) =>
+    html`<div><label for="${id}">${label}</label><select id="${id}" name="${id}">${options(value, WORD_FONTS)}</select></div>`;
+  const size = (
+    id: string,
+    label: string,
+    value: string,
+    limits: { minSize: number; maxSize: number },
+  ) =>
+    f(id, label, value, {
+      type: "number",
+      attrs: html` min="${limits.minSize}" max="${limits.maxSize}"`,
+    });
+  const L = LOOK_WORDS_LIMITS;
+  return html`<fieldset class="words"><legend>Words in the image</legend>
+<p class="hint">Drawn in the image itself, so every email app shows them. In an email the whole image is the link.</p>
+<fieldset><legend>Heading above</legend>
+${f("heading_text", "Heading", v.heading_text, { hint: `Up to ${L.heading.maxLength} characters; empty: none.`, attrs: html` placeholder="Sale ends in"` })}
+<div class="row">${fontSelect("heading_font", "Heading font", v.heading_font)}
+${size("heading_size", "Heading size (px)", v.heading_size, L.heading)}
+${colour("heading_color", "Heading colour", v.heading_color.toLowerCase(), byId.get("heading_color"), { empty: "the digits' colour", picker: v.text_color })}</div></fieldset>
+<fieldset><legend>Line below</legend>
+${f("subheading_text", "Line below", v.subheading_text, { hint: `Up to ${L.subheading.maxLength} characters; empty: none.`, attrs: html` placeholder="Free shipping on every order"` })}
+<div class="row">${fontSelect("subheading_font", "Line below: font", v.subheading_font)}
+${size("subheading_size", "Line below: size (px)", v.subheading_size, L.subheading)}
+${colour("subheading_color", "Line below: colour", v.subheading_color.toLowerCase(), byId.get("subheading_color"), { empty: "the digits' colour", picker: v.text_color })}</div></fieldset>
+<fieldset><legend>Button</legend>
+${f("button_label", "Button", v.button_label, { hint: `Up to ${L.button.maxLength} characters; empty: none. “Where the email’s link leads” (below) is where it goes.`, attrs: html` placeholder="Shop now"` })}
+<div class="row">${fontSelect("button_font", "Button font", v.button_font)}
+${size("button_size", "Button size (px)", v.button_size, L.button)}
+${colour("button_color", "Button text colour", v.button_color.toLowerCase(), byId.get("button_color"), { empty: "the background colour", picker: v.background_color })}
+${colour("button_background", "Button colour", v.button_background.toLowerCase(), byId.get("button_background"), { empty: "the accent colour", picker: v.accent_color })}</div></fieldset>
+</fieldset>`;
 }
 
 /** The form's values as the query the preview image reads (what the form would send). */
@@ -127,6 +249,8 @@ export function builderForm(
     zoneFromBrowser?: boolean;
     /** The environment's uploaded fonts, offered after the built-in ones. */
     fonts?: readonly UploadedFontChoice[];
+    /** The environment's uploaded images, offered as a background. */
+    images?: readonly UploadedImageChoice[];
   },
 ): SafeHtml {
   const v = input.values;
@@ -223,11 +347,9 @@ ${colour("accent_color", "Accent", v.accent_color.toLowerCase(), byId.get("accen
     fontChoices(v.font, input.fonts ?? []),
   )}</select></div>
 ${field("font_size", "Digit size (px)", v.font_size, { type: "number", attrs: html` min="8" max="200"` })}
-<div><label for="panel">Layout</label><select id="panel" name="panel">${options(v.panel, [
-    ["rounded", "Rounded panels"],
-    ["plain", "Plain"],
-  ])}</select></div>
-${field("separator", "Separator", v.separator, { attrs: html` maxlength="3"` })}</div>
+${field("separator", "Separator", v.separator, { attrs: html` maxlength="3"`, hint: "Not drawn by Minimal." })}</div>
+<div><label for="style">Style</label>${noteOf("style").note}<select id="style" name="style"${noteOf("style").attrs}>${options(v.style, styleChoices(v.style))}</select></div>
+${backgroundFields(ctx, v, byId, input.images ?? [])}
 <fieldset id="units"><legend>Units shown</legend>${noteOf("units").note}<div class="checks">${TIME_UNITS.map(
     (u) =>
       html`<label class="check"><input type="checkbox" name="units" value="${u}"${checked(v.units.includes(u))}> ${u}</label>`,
@@ -242,6 +364,7 @@ ${field("locale", "Label language", v.locale, { hint: "A language tag: en, de, f
     field(`label_${u}`, u, v.labels[u] ?? "", { attrs: html` maxlength="${UNIT_LABEL_MAX}"` }),
   )}</div></details>
 </fieldset>
+${wordsFields(v, byId)}
 <fieldset><legend>Where the email's link leads</legend>
 <p class="hint">The snippets wrap the image in a link that follows the timer. Empty: the timer's hosted page, which shows the same countdown.</p>
 ${field("click_url", "While it runs", v.click_url, { type: "url", hint: "Your sale or offer page, e.g. https://shop.example/sale", attrs: html` placeholder="https://"` })}

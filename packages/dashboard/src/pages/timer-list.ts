@@ -12,7 +12,7 @@ import type { PageContext } from "../context";
 import type { DashboardDeps } from "../deps";
 import { html, type SafeHtml } from "../html";
 import { csrfField, page } from "../layout";
-import { lookFontOf, pngSize, sampleViewer } from "../preview";
+import { pngSize, sampleViewer, withUploads } from "../preview";
 import { htmlResponse, jsonResponse } from "../responses";
 import { defaultAlt, shareOptionsOf } from "../share-options";
 import { personalOf, shareSnippets } from "../snippets";
@@ -223,9 +223,12 @@ export async function thumbnail(
 ): Promise<ApiResponse> {
   const at = await timerNow(ctx, id);
   if (!at) return jsonResponse(404, { message: "No such timer." });
-  const input = imageInputOf(at.definition, at.status, { width: THUMBNAIL_WIDTH });
-  const font = await lookFontOf(ctx, deps, at.definition);
-  if (font) input.font = font;
+  const input = await withUploads(
+    ctx,
+    deps,
+    at.definition,
+    imageInputOf(at.definition, at.status, { width: THUMBNAIL_WIDTH }),
+  );
   const bytes = await deps.renderImage("png", input);
   return {
     status: 200,

@@ -24,8 +24,8 @@ import {
 import { typeName } from "../words";
 import { inZone, zoneTime } from "../zone-time";
 import { fontLabel, listAssets } from "./assets";
-import { builderForm, type UploadedFontChoice } from "./builder-form";
-import { lookPicker } from "./look-picker";
+import { builderForm, type UploadedFontChoice, type UploadedImageChoice } from "./builder-form";
+import { startFromLook } from "./gallery";
 import { noticeOf, type PageRoute } from "./route";
 import { sharePanel } from "./share-panel";
 import { signedLinksPanel } from "./signed-links";
@@ -59,8 +59,7 @@ const NOTICES: Record<string, string> = {
   reset: "Reset: every viewer starts again.",
   duplicated: "This is the copy, as a draft.",
   deleted: "Timer deleted.",
-  "look-saved": "Look saved. Start a new timer from it with “Build a timer”.",
-  "look-deleted": "Saved look deleted.",
+  "look-saved": "Look saved. It is in the gallery under Looks, to start new timers from.",
 };
 
 // Sandbox timers cannot be published (as in the API): their notices do not say to.
@@ -83,34 +82,46 @@ interface Refused {
   status: number;
 }
 
-/** The environment's uploaded fonts for the builder's font list. */
-async function fontChoices(ctx: PageContext): Promise<UploadedFontChoice[]> {
-  return (await listAssets(ctx, "font")).map((f) => ({ id: f.id, label: fontLabel(f) }));
+/** The environment's uploads for the builder: fonts for its font list, images as backgrounds. */
+async function uploadChoices(
+  ctx: PageContext,
+): Promise<{ fonts: UploadedFontChoice[]; images: UploadedImageChoice[] }> {
+  const items = await listAssets(ctx);
+  return {
+    fonts: items.filter((a) => a.kind === "font").map((f) => ({ id: f.id, label: fontLabel(f) })),
+    images: items
+      .filter((a) => a.kind === "image")
+      .map((i) => ({ id: i.id, label: `${i.name} (${i.width} × ${i.height})` })),
+  };
+}
+
+/** The gallery look the page was opened with (`?look=` ready, `?saved=` saved), if any. */
+async function chosenLook(ctx: PageContext) {
+  const preset = lookPreset(ctx.req.query.get("look"));
+  const savedId = ctx.req.query.get("saved");
+  const saved = savedId ? ((await savedLooks(ctx)).find((s) => s.id === savedId) ?? null) : null;
+  const look = saved && lookOf(saved);
+  return {
+    preset: look ? null : preset,
+    saved: look ? saved : null,
+    /** `values` with the chosen look's fields. */
+    apply: (values: TimerFormValues) =>
+      look ? withSavedLook(values, look) : preset ? withPreset(values, preset) : values,
+  };
 }
 
 async function builderPage(ctx: PageContext, refused?: Refused) {
-  const preset = refused ? null : lookPreset(ctx.req.query.get("look"));
-  const saved = refused ? [] : await savedLooks(ctx);
-  const own = saved.find((s) => s.id === ctx.req.query.get("saved")) ?? null;
-  const ownLook = own && lookOf(own);
-  const defaults = defaultFormValues(ctx.now);
-  const start = ownLook
-    ? withSavedLook(defaults, ownLook)
-    : preset
-      ? withPreset(defaults, preset)
-      : defaults;
-  const content = html`${refused ? "" : lookPicker(ctx, saved, { preset, saved: own })}${builderForm(
-    ctx,
-    {
-      values: refused?.values ?? start,
-      action: ctx.envPath("/timers"),
-      submit: "Create timer",
-      idempotencyKey: ctx.form.get("idempotency_key") ?? randomUUID(),
-      problems: refused?.problems,
-      zoneFromBrowser: !refused,
-      fonts: await fontChoices(ctx),
-    },
-  )}`;
+  const chosen = await chosenLook(ctx);
+  const start = chosen.apply(defaultFormValues(ctx.now));
+  const content = html`${refused ? "" : startFromLook(ctx, chosen)}${builderForm(ctx, {
+    values: refused?.values ?? start,
+    action: ctx.envPath("/timers"),
+    submit: "Create timer",
+    idempotencyKey: ctx.form.get("idempotency_key") ?? randomUUID(),
+    problems: refused?.problems,
+    zoneFromBrowser: !refused,
+    ...(await uploadChoices(ctx)),
+  })}`;
   return htmlResponse(
     refused?.status ?? 200,
     page(ctx, {
@@ -222,21 +233,25 @@ ${actionForm("delete", "Delete", { danger: true, confirm: `Delete "${view.name}"
     });
   }
   const zone = definition.timezone;
+  const chosen = await chosenLook(ctx);
   const content = html`<p><span class="badge ${view.status}">${view.status}</span> ${typeName(view.type)} · revision ${view.revision} · created ${zoneTime(view.created_at, zone)} · changed ${zoneTime(view.updated_at, zone)}</p>
 <p class="ends"><strong>Ends:</strong> ${endsCell(await timerNow(ctx, id), ctx.now)}</p>
 <p><a href="${ctx.envPath(`/timers/${id}/analytics`)}">Analytics: views per day and email clients</a></p>
 ${actions}
 <form class="panel row save-look" method="post" action="${ctx.envPath(`/timers/${id}/save-look`)}">${csrfField(ctx)}<div><label for="look_name">Save this look as</label><input id="look_name" name="look_name" type="text" required placeholder="Brand, spring" aria-describedby="look_name-hint"><p class="hint" id="look_name-hint">1 to ${LOOK_NAME_MAX} characters.</p></div><div><button type="submit" class="secondary">Save look</button></div></form>
 ${sharing}${await timerRulesSection(ctx, id)}
-<h2>Edit</h2>${builderForm(ctx, {
-    // A refused edit shows what was typed, not the stored timer.
-    values: refused?.values ?? formValuesOf(definition as TimerDefinition, view.name, ctx.now),
+<h2 id="edit">Edit</h2>${refused ? "" : startFromLook(ctx, chosen, id)}${builderForm(ctx, {
+    // A refused edit shows what was typed, not the stored timer; a look chosen in the
+    // gallery fills the look's fields of the stored one.
+    values:
+      refused?.values ??
+      chosen.apply(formValuesOf(definition as TimerDefinition, view.name, ctx.now)),
     action: ctx.envPath(`/timers/${id}/edit`),
     submit: "Save changes",
     revision,
     typeFixed: true,
     problems: refused?.problems,
-    fonts: await fontChoices(ctx),
+    ...(await uploadChoices(ctx)),
   })}`;
   return htmlResponse(
     refused?.status ?? 200,
@@ -279,9 +294,7 @@ async function saveLook(ctx: PageContext, id: string, deps: Parameters<PageRoute
     });
   } catch (error) {
     if (!(error instanceof StoreError) || error.code !== "limit_reached") throw error;
-    return refuse(
-      `${error.message} in ${ctx.environment}: delete one under “Build a timer” first.`,
-    );
+    return refuse(`${error.message} in ${ctx.environment}: delete one under Looks first.`);
   }
   return redirect(`${ctx.envPath(`/timers/${id}`)}?notice=look-saved`);
 }
@@ -292,18 +305,6 @@ export const timerRoutes: readonly PageRoute[] = [
     method: "POST",
     pattern: new RegExp(`^/timers/${ID}/save-look$`),
     handle: (ctx, { id }, deps) => saveLook(ctx, id!, deps),
-  },
-  {
-    method: "POST",
-    pattern: new RegExp(`^/looks/${ID}/delete$`),
-    async handle(ctx, { id }) {
-      await ctx.admin.looks.deleteLook({
-        account_id: ctx.account.id,
-        environment: ctx.environment,
-        id: id!,
-      });
-      return redirect(`${ctx.envPath("/timers/new")}?notice=look-deleted`);
-    },
   },
   {
     method: "GET",
