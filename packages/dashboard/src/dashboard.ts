@@ -21,6 +21,7 @@ import { FAVICON } from "./favicon";
 import { FLASH_COOKIE, flashOf } from "./flash";
 import { html } from "./html";
 import { page, plainResponse } from "./layout";
+import { accountAnalyticsRoutes } from "./pages/account-analytics";
 import { assetRoutes } from "./pages/assets";
 import { authRoutes } from "./pages/auth";
 import { keyRoutes } from "./pages/keys";
@@ -40,6 +41,7 @@ const PAGES: readonly PageRoute[] = [
   ...keyRoutes,
   ...timerRoutes,
   ...timerAnalyticsRoutes,
+  ...accountAnalyticsRoutes,
   ...usageRoutes,
   ...webhookRoutes,
   ...memberRoutes,

@@ -10,6 +10,7 @@ import { labelTableCells } from "./table-labels";
 const SECTIONS = [
   { path: "", label: "Overview", owner: false },
   { path: "/timers", label: "Timers", owner: false },
+  { path: "/analytics", label: "Analytics", owner: false },
   { path: "/usage", label: "Usage", owner: false },
   { path: "/assets", label: "Fonts & images", owner: false },
   { path: "/keys", label: "API keys", owner: true },
