@@ -186,12 +186,12 @@ export function createViewCounter(
 
   const batches = createBatchWriter(() => {
     if (pending() === 0) return null;
-    const batch = [
+    const batch: Parameters<typeof send> = [
       [...counts.values()],
       [...marks.values()],
       [...clicks.values()],
       [...campaigns.values()],
-    ] as const;
+    ];
     counts = new Map();
     marks = new Map();
     clicks = new Map();

@@ -47,7 +47,10 @@ function merged<T>(rows: readonly T[], key: (r: T) => string, add: (into: T, r: 
  * One timer, or the account's live timers (a deleted timer leaves the totals). render_viewers
  * is keyed by timer only: an account's rows are reached through its timers' ids.
  */
-function scopeSql(p: Params, q: RenderAnalyticsQuery): string {
+function scopeSql(
+  p: Params,
+  q: Pick<RenderAnalyticsQuery, "account_id" | "environment" | "timer_id">,
+): string {
   const account = p.text(q.account_id);
   const environment = p.text(q.environment);
   return `account_id = ${account} AND environment = ${environment} AND ${
