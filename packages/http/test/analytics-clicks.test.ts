@@ -134,7 +134,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
       // The other environment sees none of it.
       const sandbox = await ok(await s.key("sandbox", key.account), "/api/v1/analytics");
       expect(sandbox.json.data).toEqual([]);
-    });
+    }, 120_000);
 
     it("breaks views and clicks down per campaign label, bounded per timer and day", async () => {
       const key = await s.key("production");
@@ -260,7 +260,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
         "timer_id,name,from,to,views,views_human,views_proxy,views_prefetch,clicks,clicks_human,clicks_proxy,clicks_prefetch",
       );
       expect(timers.text.split("\r\n")).toHaveLength(4);
-    });
+    }, 120_000);
 
     it("files a timer's labels past its first ones of the day under other", async () => {
       const key = await s.key("production");
@@ -277,7 +277,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
       expect(labels.reduce((n, c) => n + c.views, 0)).toBe(CAMPAIGNS_PER_TIMER_DAY + 4);
       expect(labels.find((c) => c.campaign === "other")?.views).toBe(3);
       expect(labels.find((c) => c.campaign === "send-0")?.views).toBe(2);
-    });
+    }, 120_000);
 
     it("refuses a bad format, limit or range with the error envelope", async () => {
       const key = await s.key("production");
@@ -326,6 +326,6 @@ for (const backend of ["sqlite", "postgres"] as const) {
         404,
         "not_found",
       );
-    });
+    }, 120_000);
   });
 }
