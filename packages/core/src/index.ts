@@ -48,6 +48,7 @@ export {
   lookOutputSchema,
   lookSchema,
   resolveLook,
+  UNIT_LABEL_MAX,
 } from "./schema/look";
 export {
   applyTimerPatch,

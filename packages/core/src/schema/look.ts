@@ -44,12 +44,15 @@ const colorsShape = {
   accent_color: hexColor().meta({ description: "Colour of separators and the panel border." }),
 };
 
+/** Most characters a unit label may have: it sits under a two-digit panel. */
+export const UNIT_LABEL_MAX = 20;
+
 const labelShape = Object.fromEntries(
   TIME_UNITS.map((unit) => [
     unit,
     z
       .string()
-      .max(20)
+      .max(UNIT_LABEL_MAX)
       .meta({ description: `Label shown under ${unit}, for every count.` }),
   ]),
 ) as Record<TimeUnit, z.ZodString>;

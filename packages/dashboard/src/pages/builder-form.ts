@@ -1,4 +1,4 @@
-import { TIME_UNITS, timeZoneNames } from "@tminus/core";
+import { TIME_UNITS, timeZoneNames, UNIT_LABEL_MAX } from "@tminus/core";
 import type { PageContext } from "../context";
 import { ENDED_TEXT_MAX, FALLBACK_EMPTY, type FieldProblem, NAME_MAX } from "../form-problems";
 import { html, type SafeHtml } from "../html";
@@ -239,7 +239,7 @@ ${field("separator", "Separator", v.separator, { attrs: html` maxlength="3"` })}
 <label class="check"><input type="checkbox" name="dark_variant"${checked(v.dark_variant)}> Dark variant for dark-mode readers</label></div>
 ${field("locale", "Label language", v.locale, { hint: "A language tag: en, de, fr, es, ja, ...", attrs: html` maxlength="35"` })}
 <details><summary>Own label words</summary><div class="row">${TIME_UNITS.map((u) =>
-    field(`label_${u}`, u, v.labels[u] ?? "", { attrs: html` maxlength="40"` }),
+    field(`label_${u}`, u, v.labels[u] ?? "", { attrs: html` maxlength="${UNIT_LABEL_MAX}"` }),
   )}</div></details>
 </fieldset>
 <fieldset><legend>Where the email's link leads</legend>

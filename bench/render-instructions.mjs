@@ -1,0 +1,137 @@
+// Instructions per GIF, counted by valgrind's callgrind: the same count whatever else the
+// machine is doing, so a comparison holds on a loaded shared machine where CPU time moves by
+// 20% between runs. Each (renderer, look) pair runs twice in a child under callgrind, once
+// with `--few` GIFs and once with `--many`; the difference divided by the extra GIFs is the
+// cost of one more GIF, with start-up, warm-up and the look's atlas cancelled out.
+//
+//   node bench/render-instructions.mjs --base /path/to/an/earlier/checkout [--few 20] [--many 120]
+//
+// Needs valgrind (Debian's package). The earlier checkout must have packages/render/dist built.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: {
+    base: { type: "string" },
+    few: { type: "string", default: "20" },
+    many: { type: "string", default: "120" },
+    child: { type: "string" },
+    renderer: { type: "string" },
+    count: { type: "string" },
+    json: { type: "boolean", default: false },
+  },
+});
+
+// 3 days and some (the label shows); under a day (days are zero: hidden when asked).
+const days = (i) => 3 * 86_400 + 4 * 3_600 + 5 * 60 + 7 + i * 7_919;
+const hours = (i) => 4 * 3_600 + 5 * 60 + 7 + ((i * 7_919) % 72_000);
+const CASES = {
+  default: (i) => ({ remainingSeconds: days(i) }),
+  emoji_texts: (i) => ({
+    remainingSeconds: days(i),
+    look: { labels: { days: "días 🔥" } },
+    ended: { text: "🎅 Sale over! 🎁" },
+  }),
+  emoji_separator: (i) => ({ remainingSeconds: days(i), look: { separator: "🔥" } }),
+  under_a_day: (i) => ({ remainingSeconds: hours(i) }),
+  hidden_zeros: (i) => ({ remainingSeconds: hours(i), look: { hide_leading_zero_units: true } }),
+  emoji_texts_and_hidden_zeros: (i) => ({
+    remainingSeconds: hours(i),
+    look: { hide_leading_zero_units: true, labels: { hours: "horas 🔥" } },
+    ended: { text: "🎅 Sale over! 🎁" },
+  }),
+};
+
+if (values.child) {
+  // In the child, under callgrind: warm the look, then render `count` GIFs of it.
+  const { createImageRenderer } = await import(values.renderer);
+  const images = createImageRenderer();
+  const make = CASES[values.child];
+  for (let i = 0; i < 10; i++) await images.gif(make(500_000 + i));
+  const count = Number(values.count);
+  for (let i = 0; i < count; i++) await images.gif(make(i));
+  process.exit(0);
+}
+
+const here = fileURLToPath(import.meta.url);
+const ours = fileURLToPath(new URL("../packages/render/dist/index.js", import.meta.url));
+
+function instructions(renderer, name, count) {
+  const dir = mkdtempSync(join(tmpdir(), "tminus-callgrind-"));
+  try {
+    const out = join(dir, "callgrind.out");
+    execFileSync(
+      "valgrind",
+      [
+        "--tool=callgrind",
+        "--smc-check=all-non-file",
+        `--callgrind-out-file=${out}`,
+        process.execPath,
+        // One thread of V8's compiler and collector work where possible, so the count is the
+        // same from run to run.
+        "--single-threaded",
+        here,
+        "--child",
+        name,
+        "--renderer",
+        renderer,
+        "--count",
+        String(count),
+      ],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+    const summary = /^summary:\s+(\d+)/m.exec(readFileSync(out, "utf8"));
+    if (!summary) throw new Error(`no summary line in ${out}`);
+    return Number(summary[1]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const few = Number(values.few);
+const many = Number(values.many);
+const perGif = (renderer, name) =>
+  (instructions(renderer, name, many) - instructions(renderer, name, few)) / (many - few);
+
+const rows = {};
+// "then" is the earlier checkout's renderer (a list, not an object: an object with a "then"
+// key looks like a promise).
+const renderers = [
+  ["now", ours],
+  ...(values.base ? [["then", join(values.base, "packages/render/dist/index.js")]] : []),
+];
+for (const [who, renderer] of renderers)
+  for (const name of Object.keys(CASES)) {
+    // The earlier version draws emoji as nothing and shows zero units: only its default
+    // looks are the baseline.
+    if (who === "then" && name !== "default" && name !== "under_a_day") continue;
+    rows[`${name}_${who}`] = Math.round(perGif(renderer, name));
+  }
+
+const ratio = (a, b) => (rows[a] && rows[b] ? Math.round((rows[a] / rows[b]) * 1000) / 1000 : null);
+const result = {
+  load_average: loadavg().map((x) => Math.round(x * 10) / 10),
+  gifs: { few, many },
+  instructions_per_gif: rows,
+  ratios: values.base
+    ? {
+        default_now_over_then: ratio("default_now", "default_then"),
+        emoji_texts_now_over_default_then: ratio("emoji_texts_now", "default_then"),
+        emoji_separator_now_over_default_then: ratio("emoji_separator_now", "default_then"),
+        hidden_zeros_now_over_under_a_day_then: ratio("hidden_zeros_now", "under_a_day_then"),
+        emoji_texts_and_hidden_zeros_now_over_under_a_day_then: ratio(
+          "emoji_texts_and_hidden_zeros_now",
+          "under_a_day_then",
+        ),
+      }
+    : {
+        emoji_texts_over_default: ratio("emoji_texts_now", "default_now"),
+        emoji_separator_over_default: ratio("emoji_separator_now", "default_now"),
+        hidden_zeros_over_under_a_day: ratio("hidden_zeros_now", "under_a_day_now"),
+      },
+};
+process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
