@@ -135,6 +135,11 @@ export function daysOf(starts: readonly number[], items: readonly Bucket[]): Day
   });
 }
 
+/** The days of the clicks chart: the clicks, and those not by readers (scanners, prefetches). */
+export function clickDays(days: readonly Day[]) {
+  return days.map((d) => ({ label: d.label, clicks: d.clicks, machine: d.clicks - d.humanClicks }));
+}
+
 /** Sums of the buckets: views and clicks by client, source and state. */
 export function sumsOf(items: readonly Bucket[]) {
   const sum = <K extends string>(keys: readonly K[], of: (b: Bucket) => Record<K, number>) =>

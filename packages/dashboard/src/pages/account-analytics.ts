@@ -2,6 +2,7 @@ import {
   analyticsRange,
   type Bucket,
   campaignsTable,
+  clickDays,
   clickThroughOf,
   csvDownload,
   DAYS,
@@ -59,7 +60,7 @@ async function accountPage(ctx: PageContext) {
 ${downloads(ctx.envPath("/analytics"))}
 <figure class="panel">${viewsChart(days, "views-chart-title", `All timers' views and unique viewers per day, last ${DAYS} days`)}
 <figcaption class="hint">Days are UTC days. A recipient id seen on two timers is one unique viewer.</figcaption></figure>
-<figure class="panel">${clicksChart(days, "clicks-chart-title", `All timers' clicks per day, last ${DAYS} days`)}
+<figure class="panel">${clicksChart(clickDays(days), "clicks-chart-title", `All timers' clicks per day, last ${DAYS} days`)}
 <figcaption class="hint">Click-through: the readers' clicks per reader who saw a timer (readers' own apps only, each day's unique viewers added up).</figcaption></figure>
 <h2 id="top-timers">Most viewed timers</h2>
 <div class="table"><table aria-labelledby="top-timers"><thead><tr><th scope="col">Timer</th><th scope="col">Views</th><th scope="col">Readers' own apps</th><th scope="col">Clicks</th></tr></thead>

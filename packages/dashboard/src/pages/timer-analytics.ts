@@ -3,6 +3,7 @@ import {
   analyticsRange,
   type Bucket,
   campaignsTable,
+  clickDays,
   clickThroughOf,
   csvDownload,
   DAYS,
@@ -75,7 +76,7 @@ async function analyticsPage(ctx: PageContext, id: string) {
 ${downloads(base)}
 <figure class="panel">${viewsChart(days, "views-chart-title", `Views and unique viewers per day, last ${DAYS} days`)}
 <figcaption class="hint">Days are UTC days: unique viewers are counted per UTC day and cannot be split by the timer's own days. Each row below says when its day starts in ${zone} (${abbreviation} now).</figcaption></figure>
-<figure class="panel">${clicksChart(days, "clicks-chart-title", `Clicks on the timer's link per day, last ${DAYS} days`)}
+<figure class="panel">${clicksChart(clickDays(days), "clicks-chart-title", `Clicks on the timer's link per day, last ${DAYS} days`)}
 <figcaption class="hint">Click-through: the readers' clicks per reader who saw the timer (readers' own apps only, each day's unique viewers added up).</figcaption></figure>
 <h2 id="per-day">Days with views or clicks</h2>
 <div class="table"><table aria-labelledby="per-day"><thead><tr><th scope="col">Day (UTC)</th><th scope="col">Starts in the timer's zone</th><th scope="col">Views</th><th scope="col">Unique viewers</th><th scope="col">Clicks</th></tr></thead>
