@@ -258,6 +258,8 @@ describe.skipIf(!chromiumAvailable)(
       expect(await svg.locator("rect.clicks").count()).toBe(30);
       expect(await svg.locator("rect.clicks").nth(29).getAttribute("height")).toBe("100.00");
       expect(await svg.locator("rect.clicks").nth(28).getAttribute("height")).toBe("50.00");
+      // Every click was a reader's: no grey part (the views' proxies are not the clicks').
+      expect(await svg.locator("rect.machine").count()).toBe(0);
       const rows = (table: string) =>
         page.$$eval(`table[aria-labelledby=${table}] tbody tr`, (trs) =>
           trs.map((tr) => [...tr.children].map((c) => c.childNodes[0]?.textContent?.trim() ?? "")),
