@@ -183,11 +183,11 @@ describePg("tminus copy: SQLite filled through the API <-> PostgreSQL", () => {
     const copied = await tminus(["copy", "--from", source, "--to", target.url]);
     const statuses = await readers.stop();
     expect(copied.code, copied.stderr).toBe(0);
-    expect(copied.stdout).toMatch(/verified: 26 tables, equal counts and checksums/);
+    expect(copied.stdout).toMatch(/verified: 28 tables, equal counts and checksums/);
     expect(statuses.length).toBeGreaterThan(4);
     expect(statuses.every((s) => s === 200)).toBe(true);
     const rows = rowsByTable(copied.stdout);
-    expect(Object.keys(rows)).toHaveLength(26);
+    expect(Object.keys(rows)).toHaveLength(28);
     expect(rows.timers).toBeGreaterThan(TIMERS);
     expect(rows.request_log).toBeGreaterThan(TIMERS);
     for (const table of [
@@ -227,7 +227,7 @@ describePg("tminus copy: SQLite filled through the API <-> PostgreSQL", () => {
     expect(returned.code, returned.stderr).toBe(0);
     const report = JSON.parse(returned.stdout);
     expect(report).toMatchObject({ ok: true, resumed: false, to: back });
-    expect(report.tables).toHaveLength(26);
+    expect(report.tables).toHaveLength(28);
     expect(statuses2.every((s) => s === 200)).toBe(true);
     await stop(b.child);
     const c = await serve(["--db", back, "--config", config]);

@@ -21,6 +21,7 @@ import { FAVICON } from "./favicon";
 import { FLASH_COOKIE, flashOf } from "./flash";
 import { html } from "./html";
 import { page, plainResponse } from "./layout";
+import { accountAnalyticsRoutes } from "./pages/account-analytics";
 import { assetRoutes } from "./pages/assets";
 import { authRoutes } from "./pages/auth";
 import { galleryRoutes } from "./pages/gallery";
@@ -42,6 +43,7 @@ const PAGES: readonly PageRoute[] = [
   ...timerRoutes,
   ...galleryRoutes,
   ...timerAnalyticsRoutes,
+  ...accountAnalyticsRoutes,
   ...usageRoutes,
   ...webhookRoutes,
   ...memberRoutes,

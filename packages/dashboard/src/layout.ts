@@ -11,6 +11,7 @@ const SECTIONS = [
   { path: "", label: "Overview", owner: false },
   { path: "/timers", label: "Timers", owner: false },
   { path: "/looks", label: "Looks", owner: false },
+  { path: "/analytics", label: "Analytics", owner: false },
   { path: "/usage", label: "Usage", owner: false },
   { path: "/assets", label: "Fonts & images", owner: false },
   { path: "/keys", label: "API keys", owner: true },

@@ -34,7 +34,15 @@ export interface ShareOptions {
   alt: string | null;
   /** The contact field that holds the recipient's id or deadline, or null for the default. */
   field: string | null;
+  /**
+   * The send's campaign label the email's image and link carry (`c`), so its views and clicks
+   * are told apart from other sends of the timer; null: none.
+   */
+  campaign?: string | null;
 }
+
+/** Longest campaign label: the API keeps 64 characters of a label (docs/analytics.md). */
+export const CAMPAIGN_MAX = 64;
 
 /** The hidden field the share form always sends: a query with it is the form's, checkboxes included. */
 export const SHARE_FORM_MARK = "share";
@@ -57,6 +65,7 @@ export function shareOptionsOf(
       : naturalWidth;
   const alt = (query.get("alt") ?? "").trim().slice(0, ALT_MAX);
   const field = (query.get("field") ?? "").trim();
+  const campaign = [...(query.get("campaign") ?? "").trim()].slice(0, CAMPAIGN_MAX).join("");
   return {
     platform,
     width,
@@ -66,6 +75,7 @@ export function shareOptionsOf(
       query.has(SHARE_FORM_MARK) || query.has("dark") ? query.get("dark") === "1" : defaults.dark,
     alt: alt === "" ? null : alt,
     field: FIELD.test(field) ? field : null,
+    campaign: campaign === "" ? null : campaign,
   };
 }
 

@@ -97,8 +97,12 @@ export function shareSnippets(input: {
       : img(src, alt);
   // An email's image is a link whose target follows the timer (running, ended, not started):
   // the same recipient query, so the click is judged by the same clock as the image.
-  const emailImg = (query: string, alt: string) =>
-    `<a href="${attr(urls.go + (query ? `?${query}` : ""))}">${picture(`${urls.gif}?${sized}${query ? `&${query}` : ""}`, alt)}</a>`;
+  // The send's label goes on both, so its views and its clicks are counted under it.
+  const label = share.campaign ? `c=${encodeURIComponent(share.campaign)}` : "";
+  const emailImg = (recipient: string, alt: string) => {
+    const query = [recipient, label].filter(Boolean).join("&");
+    return `<a href="${attr(urls.go + (query ? `?${query}` : ""))}">${picture(`${urls.gif}?${sized}${query ? `&${query}` : ""}`, alt)}</a>`;
+  };
   const personal = input.type === "personalized" ? (input.personal ?? null) : null;
   const personalized = personal !== null;
   const platform = share.platform;

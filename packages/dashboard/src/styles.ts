@@ -89,6 +89,8 @@ figure{margin:0 0 1rem}figcaption{font-weight:600;margin-bottom:.5rem}
 .card h2,.panel h2,.panel h3{margin-top:0}
 .card p.n{color:var(--text)}
 svg.views-chart rect.unique{fill:var(--warn)}svg.views-chart rect.machine{fill:var(--muted)}
+svg.clicks-chart rect.clicks{fill:var(--ok)}svg.clicks-chart rect.machine{fill:var(--muted)}.swatch.clicks{background:var(--ok)}
+.downloads{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .legend{display:flex;flex-wrap:wrap;gap:.3rem .6rem;align-items:center;font-size:.85rem;margin:.3rem 0}
 .swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:3px;background:var(--accent)}.swatch.unique{background:var(--warn)}.swatch.machine{background:var(--muted)}.legend .key{display:inline-flex;gap:.3rem;align-items:center;white-space:nowrap}
 tbody th{color:var(--text);font-size:.95rem;white-space:normal}

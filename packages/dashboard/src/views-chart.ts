@@ -47,3 +47,37 @@ export function viewsChart(days: readonly ChartDay[], titleId: string, title: st
 <div class="chart-labels" aria-hidden="true"><span>${first}</span><span>${last}</span></div>
 <p class="legend" aria-hidden="true"><span class="key"><span class="swatch views"></span> Views</span> <span class="key"><span class="swatch machine"></span> of them through proxies and prefetches</span> <span class="key"><span class="swatch unique"></span> Unique viewers</span></p>`;
 }
+
+/** One day of the clicks chart: its label, its clicks, and those not from readers' own apps. */
+export interface ClickDay {
+  label: string;
+  clicks: number;
+  /** The part of `clicks` that proxies and prefetches (link scanners) made. */
+  machine: number;
+}
+
+/**
+ * Clicks on the timer's link per day (accent colour), scaled to the busiest day, the top of
+ * each bar (grey) the part made by scanners and prefetches rather than readers. Drawn like
+ * {@link viewsChart}: an image with a title and a description, the numbers in a table beside.
+ */
+export function clicksChart(days: readonly ClickDay[], titleId: string, title: string): SafeHtml {
+  const max = Math.max(1, ...days.map((d) => d.clicks));
+  const bars = days.map((d, i) => {
+    const h = (d.clicks / max) * 100;
+    const m = (d.machine / max) * 100;
+    const x = (i * DAY_WIDTH + 2).toFixed(2);
+    return html`<rect class="clicks" x="${x}" y="${(100 - h).toFixed(2)}" width="6" height="${h.toFixed(2)}"><title>${d.label}: ${plainPlural(d.clicks, "click")}</title></rect>${
+      d.machine > 0
+        ? html`<rect class="machine" x="${x}" y="${(100 - h).toFixed(2)}" width="6" height="${m.toFixed(2)}"><title>${d.label}: ${d.machine} of the clicks by scanners and prefetches</title></rect>`
+        : ""
+    }`;
+  });
+  const first = days[0]?.label ?? "";
+  const last = days.at(-1)?.label ?? "";
+  return html`<svg class="bars clicks-chart" viewBox="0 0 ${days.length * DAY_WIDTH} 100" preserveAspectRatio="none" role="img" aria-labelledby="${titleId} ${titleId}-desc"><title id="${titleId}">${title}</title><desc id="${titleId}-desc">Bars per day from ${first} to ${last}, the busiest day ${plainPlural(max, "click")}; the table below has every number.</desc>${bars}</svg>
+<div class="chart-labels" aria-hidden="true"><span>${first}</span><span>${last}</span></div>
+<p class="legend" aria-hidden="true"><span class="key"><span class="swatch clicks"></span> Clicks</span> <span class="key"><span class="swatch machine"></span> of them by scanners and prefetches</span></p>`;
+}
+
+const plainPlural = (n: number, noun: string) => `${n} ${n === 1 ? noun : `${noun}s`}`;

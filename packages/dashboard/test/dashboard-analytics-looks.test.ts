@@ -44,9 +44,13 @@ async function shoot(page: Page, name: string) {
         // The whole page at phone width: the stacked tables below the chart.
         const full = join(SHOTS, `${name}-${w}-${scheme}-full.png`);
         await page.screenshot({ path: full, fullPage: true });
-        const figure = page.locator("figure");
-        if ((await figure.count()) > 0) {
-          await figure.screenshot({ path: join(SHOTS, `${name}-${w}-${scheme}-chart.png`) });
+        // The pages with analytics have a views chart, then a clicks chart.
+        const figures = page.locator("figure");
+        for (let i = 0; i < (await figures.count()); i++) {
+          const chart = i === 0 ? "chart" : `chart-${i + 1}`;
+          await figures
+            .nth(i)
+            .screenshot({ path: join(SHOTS, `${name}-${w}-${scheme}-${chart}.png`) });
         }
       }
       expect(await axe(page), `axe on ${name} at ${w} px (${scheme})`).toEqual([]);
@@ -159,8 +163,8 @@ describe.skipIf(!chromiumAvailable)(
         trs.map((tr) => [...tr.children].map((c) => c.textContent?.trim())),
       );
       expect(rows).toEqual([
-        ["Thu 26 Nov", "Thu 26 Nov 2026, 01:00 CET", "5", "4"],
-        ["Tue 24 Nov", "Tue 24 Nov 2026, 01:00 CET", "3", "2"],
+        ["Thu 26 Nov", "Thu 26 Nov 2026, 01:00 CET", "5", "4", "0"],
+        ["Tue 24 Nov", "Tue 24 Nov 2026, 01:00 CET", "3", "2", "0"],
       ]);
       expect(await page.textContent(".cards")).toContain("8");
 
@@ -194,7 +198,122 @@ describe.skipIf(!chromiumAvailable)(
 
       await shoot(page, "analytics-timer");
       await context.close();
-    }, 120_000);
+    }, 300_000);
+
+    it("shows the account at a glance: views and clicks, top timers, clients, campaigns, CSV", async () => {
+      s.setNow(THURSDAY_EVENING - DAY);
+      const key = await s.key("production");
+      const timer = async (name: string) => {
+        const created = await s.call("POST", "/api/v1/timers", {
+          key,
+          body: fixedTimer({
+            name,
+            timezone: "Europe/Berlin",
+            deadline_at: "2026-12-24T22:59:00Z",
+          }),
+          headers: { "idempotency-key": newKey() },
+        });
+        expect(created.status, created.text).toBe(201);
+        const id = created.json.data.id as string;
+        const res = await s.call("POST", `/api/v1/timers/${id}/publish`, {
+          key,
+          headers: { "if-match": created.json.data.revision },
+        });
+        expect(res.status, res.text).toBe(200);
+        return id;
+      };
+      const sale = await timer("Winter sale");
+      const launch = await timer("Product launch");
+      const hit = async (path: string, ua: string, status = 200) => {
+        const res = await fetch(`${s.url}${path}`, {
+          headers: { "user-agent": ua },
+          redirect: "manual",
+        });
+        await res.arrayBuffer();
+        expect(res.status, path).toBe(status);
+      };
+      // Wednesday: the sale's first send, 3 views and a click.
+      await hit(`/t/${sale}/countdown.gif?c=first-send&r=ann`, UA.outlook);
+      await hit(`/t/${sale}/countdown.gif?c=first-send&r=bob`, UA.gmail);
+      await hit(`/t/${sale}/countdown.gif?c=first-send&r=cat`, UA.apple);
+      await hit(`/t/${sale}/go?c=first-send&r=ann`, UA.outlook, 302);
+      // Thursday: the reminder (utm_campaign from a link tracker) and the launch.
+      s.setNow(THURSDAY_EVENING);
+      await hit(`/t/${sale}/countdown.gif?utm_campaign=reminder&r=ann`, UA.outlook);
+      await hit(`/t/${sale}/go?utm_campaign=reminder&r=ann`, UA.outlook, 302);
+      await hit(`/t/${sale}/go?utm_campaign=reminder&r=dan`, UA.outlook, 302);
+      await hit(`/t/${launch}/countdown.gif?r=eve`, UA.gmail);
+
+      const { page, context } = await signIn(key.account);
+      await page.click("nav.main >> text=Analytics");
+      await page.waitForURL(`${s.url}/dashboard/production/analytics`);
+      expect(await page.textContent("h1")).toBe("Analytics");
+      expect(await page.getAttribute("nav.main a[aria-current=page]", "href")).toBe(
+        "/dashboard/production/analytics",
+      );
+      expect(await page.textContent("#c-views + p.n")).toBe("5");
+      expect(await page.textContent("#c-clicks + p.n")).toBe("3");
+      // Readers' clicks (3) per day's human viewers added up (ann Wed; ann Thu): 150 %.
+      expect(await page.textContent("#c-clicks ~ p:not(.n)")).toBe("click-through 150 %");
+      const svg = page.locator("svg.clicks-chart");
+      expect(await svg.locator("rect.clicks").count()).toBe(30);
+      expect(await svg.locator("rect.clicks").nth(29).getAttribute("height")).toBe("100.00");
+      expect(await svg.locator("rect.clicks").nth(28).getAttribute("height")).toBe("50.00");
+      // Every click was a reader's: no grey part (the views' proxies are not the clicks').
+      expect(await svg.locator("rect.machine").count()).toBe(0);
+      const rows = (table: string) =>
+        page.$$eval(`table[aria-labelledby=${table}] tbody tr`, (trs) =>
+          trs.map((tr) => [...tr.children].map((c) => c.childNodes[0]?.textContent?.trim() ?? "")),
+        );
+      expect(await rows("top-timers")).toEqual([
+        ["Winter sale", "4", "2", "3"],
+        ["Product launch", "1", "0", "0"],
+      ]);
+      expect(await rows("campaigns")).toEqual([
+        ["first-send", "3", "1", "1", "1"],
+        ["reminder", "1", "1", "2", "2"],
+      ]);
+      expect((await rows("clients")).map((r) => r.slice(0, 2))).toEqual([
+        ["Gmail", "2"],
+        ["Apple Mail", "1"],
+        ["Outlook", "2"],
+        ["Yahoo and AOL Mail", "0"],
+        ["Other", "0"],
+      ]);
+      // A top timer links to its own page, which has the clicks by state and the campaigns.
+      await page.click("table[aria-labelledby=top-timers] >> text=Winter sale");
+      await page.waitForURL(`${s.url}/dashboard/production/timers/${sale}/analytics`);
+      expect(await page.textContent("#c-clicks + p.n")).toBe("3");
+      expect((await rows("states")).map((r) => r.slice(0, 2))).toEqual([
+        ["Before it started", "0"],
+        ["While it ran", "3"],
+        ["After it ended", "0"],
+      ]);
+      await shoot(page, "analytics-timer-clicks");
+
+      // The downloads: the API's CSV of the 30 days and of the campaigns.
+      await page.goto(`${s.url}/dashboard/production/analytics`);
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.click("text=Download days (CSV)"),
+      ]);
+      expect(download.suggestedFilename()).toBe("tminus-analytics-production-day.csv");
+      const text = await (
+        await page.request.get(`${s.url}/dashboard/production/analytics.csv`)
+      ).text();
+      const lines = text.trim().split("\r\n");
+      expect(lines[0]).toMatch(/^start,end,views,unique_viewers,/);
+      expect(lines.slice(1).map((l) => l.split(",").slice(0, 3))).toEqual([
+        ["2026-11-25T00:00:00.000Z", "2026-11-26T00:00:00.000Z", "3"],
+        ["2026-11-26T00:00:00.000Z", "2026-11-27T00:00:00.000Z", "2"],
+      ]);
+      const campaigns = await (
+        await page.request.get(`${s.url}/dashboard/production/analytics.csv?what=campaigns`)
+      ).text();
+      expect(campaigns.split("\r\n")[1]).toMatch(/^first-send,/);
+      await shoot(page, "analytics-account");
+      await context.close();
+    }, 180_000);
 
     it("starts a new timer from a ready look, each drawn by the renderer", async () => {
       s.setNow(THURSDAY_EVENING);

@@ -121,6 +121,7 @@ function pages(): { name: string; path: string; anonymous?: boolean }[] {
       at(`timer-${type}`, `/timers/${ids[`${env}-${type}`]}`);
     }
     at("analytics", `/timers/${ids[`${env}-fixed`]}/analytics`);
+    at("account-analytics", "/analytics");
     at("usage", "/usage");
     at("keys", "/keys");
     at("webhooks", "/webhooks");

@@ -100,6 +100,15 @@ export function createResponseValidator(): ResponseValidator {
     if (!response.content) {
       return text === "" ? null : `${where} with a body the document does not describe`;
     }
+    // A CSV answer: the document must list text/csv, and its header line must be the one
+    // the document shows (the columns docs/analytics.md describes).
+    if (headers.get("content-type")?.startsWith("text/csv")) {
+      const csv = (response.content as Record<string, { example?: string }>)["text/csv"];
+      if (!csv) return `${where} with text/csv, which the document does not list`;
+      const want = csv.example?.split("\r\n")[0];
+      const got = text.split("\r\n")[0];
+      return got === want ? null : `${where} with CSV columns ${got}, documented: ${want}`;
+    }
     const pointer = `#${base}/content/application~1json/schema`;
     return checkBody(validatorAt(pointer), pointer, text, where);
   };

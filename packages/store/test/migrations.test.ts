@@ -40,6 +40,7 @@ const SQLITE: [number, string, string][] = [
     "uploaded fonts and images",
     "325540eecaf3558b609b37a06ca5477c9e491c9143a35ddf9cf5c0c438956e9d",
   ],
+  [14, "clicks and campaigns", "1ee05c3e535bfa9c5c33131438705cf0e57cb054ffb67c441bdfa54696b04291"],
 ];
 
 const POSTGRES: [number, string, string][] = [
@@ -69,6 +70,7 @@ const POSTGRES: [number, string, string][] = [
     "uploaded fonts and images",
     "5a7120482f8faa82096f066de7a72428745f360105e94e266a532a7772d9f680",
   ],
+  [11, "clicks and campaigns", "97a848308120373def819bbbadf3e45a28a4ae1b18647935f3acf0ebd4338c44"],
 ];
 
 describe("released migrations", () => {

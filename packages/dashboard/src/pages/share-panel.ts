@@ -9,6 +9,7 @@ import { EMAIL_PLATFORMS, RECIPIENT_FIELD } from "../email-platforms";
 import { html, type SafeHtml } from "../html";
 import {
   ALT_MAX,
+  CAMPAIGN_MAX,
   drawnWidth,
   FIELD_PATTERN,
   SHARE_FORM_MARK,
@@ -42,6 +43,7 @@ export function sharePanel(input: {
     share.retina ? `drawn at ${drawn} px for 2x screens` : "",
     share.dark ? "with the dark picture for dark mode" : "",
     input.perRecipient ? `for ${share.platform}` : "",
+    share.campaign ? `counted under the campaign “${share.campaign}”` : "",
   ].filter(Boolean);
   // The live image shows as the email would: the dark picture where the page is dark.
   const live = share.dark
@@ -100,6 +102,7 @@ function shareControls(input: {
       share.dark,
       "Dark picture for dark mode (Apple Mail, Outlook for Mac)",
     ),
+    html`<div><label for="share-campaign">Campaign label</label><input id="share-campaign" name="campaign" type="text" maxlength="${CAMPAIGN_MAX}" value="${share.campaign ?? ""}" aria-describedby="share-campaign-hint" autocomplete="off"><p class="hint" id="share-campaign-hint">Optional: this send's name, e.g. spring-sale. Its views and clicks show apart in the analytics (a link tracker's utm_campaign counts too).</p></div>`,
     html`<div class="grow"><label for="share-alt">Alt text</label><input id="share-alt" name="alt" type="text" maxlength="${ALT_MAX}" value="${share.alt ?? ""}" placeholder="${input.defaultAlt}" aria-describedby="share-alt-hint"><p class="hint" id="share-alt-hint">Read aloud to recipients who cannot see the image; empty: “${input.defaultAlt}”.</p></div>`,
   );
   return controls;

@@ -112,6 +112,46 @@ describe("shareSnippets", () => {
     );
   });
 
+  it("a campaign label goes on the image and its link, after the recipient query", () => {
+    const share = {
+      platform: "Mailchimp" as const,
+      width: 600,
+      retina: false,
+      dark: false,
+      alt: null,
+      field: null,
+      campaign: "spring sale & more",
+    };
+    const [merge, plain] = shareSnippets({
+      type: "duration",
+      urls,
+      width: 600,
+      height: 160,
+      alt: "Countdown",
+      share,
+    });
+    const label = "c=spring%20sale%20%26%20more";
+    expect(pairs(merge!.code)).toEqual([
+      [
+        `${urls.go}?r=*|UNIQID|*&amp;${label}`,
+        `${urls.gif}?width=600&amp;r=*|UNIQID|*&amp;${label}`,
+      ],
+    ]);
+    expect(pairs(plain!.code)).toEqual([
+      [`${urls.go}?${label}`, `${urls.gif}?width=600&amp;${label}`],
+    ]);
+    // Without a label, nothing is added.
+    const [none] = shareSnippets({
+      type: "fixed",
+      urls,
+      width: 600,
+      height: 160,
+      alt: "Countdown",
+      share: { ...share, campaign: null },
+    });
+    expect(none!.code).not.toMatch(/[?;]c=/);
+  });
+
   it("an evergreen timer's shared image has its own alt text, saying what it counts from", () => {
     const [merge, shared] = shareSnippets({
       type: "duration",

@@ -4,6 +4,7 @@ import type { TminusConfig } from "../config";
 import type { ErrorCase } from "../vocabulary/error-cases";
 import type { HeaderName, ParameterName } from "../vocabulary/parameter-components";
 import type { TagName } from "../vocabulary/tags";
+import type { CsvColumn } from "./_analytics-csv";
 import type { RouteContext, RouteResult } from "./context";
 
 /** The HTTP methods of the API. */
@@ -34,6 +35,8 @@ export interface SuccessSpec {
   description: string;
   /** Headers besides X-Request-Id and RateLimit-*. */
   headers?: readonly HeaderName[];
+  /** The columns of the operation's `text/csv` answer (`format=csv`), when it has one. */
+  csv?: readonly CsvColumn[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { CsvColumn } from "../api/_analytics-csv";
 import type { AnyApiRoute } from "../api/define";
 import { apiRoutes } from "../api/routes";
 import { schemaComponents, schemaNameOf, schemaRefOf } from "../schemas/registry";
@@ -161,10 +162,23 @@ function operation(route: AnyApiRoute, examples: Record<string, unknown>) {
               ? {}
               : { examples: { [example]: { $ref: `#/components/examples/${example}` } } }),
           },
+          ...(route.success.csv ? { "text/csv": csvContent(route.success.csv) } : {}),
         },
       },
       ...errorResponses(errors, true),
     },
+  };
+}
+
+/** A `text/csv` answer: a string whose header line names `columns` (docs/analytics.md). */
+function csvContent(columns: readonly CsvColumn[]) {
+  const header = columns.map((c) => c.name).join(",");
+  return {
+    schema: {
+      type: "string",
+      description: `RFC 4180 CSV with a header line, CRLF line ends, every row of the range: ${columns.map((c) => `\`${c.name}\``).join(", ")}. An empty cell is a null; a text starting with = + - @ is prefixed with ' (spreadsheets would run it as a formula). Each column: docs/analytics.md.`,
+    },
+    example: `${header}\r\n`,
   };
 }
 

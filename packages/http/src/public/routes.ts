@@ -17,6 +17,7 @@ import type { ReadCache } from "../guards/read-cache";
 import { isUuid } from "../ids";
 import { clientAddress } from "../transport/base-url";
 import type { ApiRequest, ApiResponse } from "../transport/exchange";
+import { campaignLabel, clickState } from "./campaign-label";
 import { clientFamily } from "./client-family";
 import { answerConditional, imageEtag } from "./conditional-get";
 import { countdownJson, countdownJsonNotAvailable } from "./countdown-json";
@@ -414,6 +415,17 @@ export function createPublicRoutes(deps: {
       // send's click (an unfilled merge tag) starts nothing.
       if (!preview) {
         viewerEvents.observe({ timer, viewer, recipient: recipientOf(req), now, baseUrl });
+        // Counted like views (behind the answer, by the same User-Agent rules as images: a
+        // link scanner that sends the bare prefetch agent is no reader).
+        if (counting) {
+          views.click({
+            timer,
+            state: clickState(status.state),
+            source: requestSource(req.header("user-agent"), true),
+            campaign: campaignLabel(req),
+            now,
+          });
+        }
       }
       const hosted = hostedPageFor(req, publicUrls(baseUrl, timer.id).page);
       return redirectTo(clickTarget(shown, status, hosted));
@@ -469,6 +481,7 @@ export function createPublicRoutes(deps: {
             userAgent,
           ),
           now,
+          campaign: campaignLabel(req),
         });
       }
       if (!held) viewerEvents.observe({ timer, viewer, recipient, now, baseUrl });

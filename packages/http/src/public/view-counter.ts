@@ -1,6 +1,9 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type {
+  CampaignCount,
+  ClickState,
   ClientFamily,
+  RenderClickCount,
   RenderKind,
   RenderViewCount,
   RenderViewerMark,
@@ -31,6 +34,19 @@ export interface CountedView {
    */
   viewer: string;
   now: number;
+  /** The send's label (`c` or `utm_campaign`, campaign-label.ts); null: none. */
+  campaign?: string | null;
+}
+
+/** One click on a timer's link (`/t/{id}/go`) to count. */
+export interface CountedClick {
+  timer: Pick<TimerRecord, "id" | "account_id" | "environment">;
+  /** The timer's state for this reader at the click. */
+  state: ClickState;
+  /** Who clicked, by the views' User-Agent rules (request-source.ts). */
+  source: RequestSource;
+  campaign: string | null;
+  now: number;
 }
 
 /** A viewer's hours of one day, and those of them a human open saw, before hashing. */
@@ -46,6 +62,8 @@ function or(a: number, b: number): number {
 export interface ViewCounter {
   /** One more view. Cheap: a few map operations, no I/O. */
   count(view: CountedView): void;
+  /** One more click, written with the views. Cheap: a map operation or two, no I/O. */
+  click(click: CountedClick): void;
   /** Resolves once every view counted before the call is in the store (or its write failed). */
   flush(): Promise<void>;
   /**
@@ -58,7 +76,8 @@ export interface ViewCounter {
 /**
  * The view counter of the public routes. Views are added up in memory per (timer, hour,
  * kind, client, source) and viewers per (timer, day, viewer), with the hours a human open saw
- * them apart,, and written every `intervalMs` or every
+ * them apart, clicks per (timer, hour, state, source) and labelled sends per (timer, day,
+ * source, label), and written every `intervalMs` or every
  * 1000 distinct entries, whichever comes first: one store write per batch, never on the
  * request's path. The analytics routes and shutdown flush first. A process killed with SIGKILL
  * loses at most its last batch of counts (reported numbers only).
@@ -75,6 +94,8 @@ export function createViewCounter(
 ): ViewCounter {
   let counts = new Map<string, RenderViewCount>();
   let marks = new Map<string, Mark>();
+  let clicks = new Map<string, RenderClickCount>();
+  let campaigns = new Map<string, CampaignCount>();
   // Fingerprints, not strings: a fixed 16 bytes per slot whatever the keys (fingerprint-table.ts).
   const written = createFingerprintTable(maxWritten, { withValues: true });
   const salts = new Map<number, Promise<string>>();
@@ -91,7 +112,40 @@ export function createViewCounter(
     return salt;
   };
 
-  const send = async (batchCounts: RenderViewCount[], batchMarks: Mark[]) => {
+  /** The campaign row of a labelled view or click, created at zero. */
+  const campaignOf = (
+    timer: CountedView["timer"],
+    campaign: string,
+    source: RequestSource,
+    now: number,
+  ) => {
+    const day = now - (now % DAY_MS);
+    const key = `${timer.id}|${day}|${source}|${campaign}`;
+    let row = campaigns.get(key);
+    if (!row) {
+      row = {
+        account_id: timer.account_id,
+        environment: timer.environment,
+        timer_id: timer.id,
+        day,
+        campaign,
+        source,
+        views: 0,
+        clicks: 0,
+      };
+      campaigns.set(key, row);
+    }
+    return row;
+  };
+
+  const pending = () => counts.size + marks.size + clicks.size + campaigns.size;
+
+  const send = async (
+    batchCounts: RenderViewCount[],
+    batchMarks: Mark[],
+    batchClicks: RenderClickCount[],
+    batchCampaigns: CampaignCount[],
+  ) => {
     const viewers: RenderViewerMark[] = [];
     const remember: [string, number][] = [];
     // One lookup per day in the batch (usually one), not one await per viewer.
@@ -120,18 +174,29 @@ export function createViewCounter(
         human_hours: m.human_hours,
       });
     }
-    await store.recordRenderViews({ counts: batchCounts, viewers });
+    await store.recordRenderViews({
+      counts: batchCounts,
+      viewers,
+      ...(batchClicks.length > 0 ? { clicks: batchClicks } : {}),
+      ...(batchCampaigns.length > 0 ? { campaigns: batchCampaigns } : {}),
+    });
     // Past `maxWritten` a new key starts the table over.
     for (const [key, hours] of remember) written.set(key, hours);
   };
 
   const batches = createBatchWriter(() => {
-    if (counts.size === 0 && marks.size === 0) return null;
-    const batchCounts = [...counts.values()];
-    const batchMarks = [...marks.values()];
+    if (pending() === 0) return null;
+    const batch: Parameters<typeof send> = [
+      [...counts.values()],
+      [...marks.values()],
+      [...clicks.values()],
+      [...campaigns.values()],
+    ];
     counts = new Map();
     marks = new Map();
-    return send(batchCounts, batchMarks).catch((error: unknown) => onError(error, "analytics"));
+    clicks = new Map();
+    campaigns = new Map();
+    return send(...batch).catch((error: unknown) => onError(error, "analytics"));
   }, intervalMs);
 
   return {
@@ -162,11 +227,31 @@ export function createViewCounter(
         mark.hours |= bit;
         mark.human_hours |= human;
       } else marks.set(markKey, { ...view, day, hours: bit, human_hours: human });
-      batches.added(counts.size + marks.size >= BATCH_MAX);
+      if (view.campaign) campaignOf(timer, view.campaign, source, now).views++;
+      batches.added(pending() >= BATCH_MAX);
+    },
+    click({ timer, state, source, campaign, now }) {
+      const hour = now - (now % HOUR_MS);
+      const key = `${timer.id}|${hour}|${state}|${source}`;
+      const seen = clicks.get(key);
+      if (seen) seen.clicks++;
+      else {
+        clicks.set(key, {
+          account_id: timer.account_id,
+          environment: timer.environment,
+          timer_id: timer.id,
+          hour,
+          state,
+          source,
+          clicks: 1,
+        });
+      }
+      if (campaign) campaignOf(timer, campaign, source, now).clicks++;
+      batches.added(pending() >= BATCH_MAX);
     },
     flush: batches.flush,
     sizes: () => ({
-      pending: counts.size + marks.size,
+      pending: pending(),
       written: written.size,
       writtenBytes: written.bytes,
     }),

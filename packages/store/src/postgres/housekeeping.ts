@@ -39,6 +39,10 @@ export function createHousekeepingQueries(db: Db): HousekeepingQueries {
            DELETE FROM render_views WHERE hour < $1
          ), viewers AS (
            DELETE FROM render_viewers WHERE day < $1
+         ), clicks AS (
+           DELETE FROM render_clicks WHERE hour < $1
+         ), campaigns AS (
+           DELETE FROM campaign_counts WHERE day < $1
          ), salts AS (
            DELETE FROM analytics_salts WHERE day < $2
          ), tracked AS (

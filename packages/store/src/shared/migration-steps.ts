@@ -262,6 +262,41 @@ CREATE INDEX assets_page ON assets (account_id, environment, created_at, id);
 ${d.postgres ? "INSERT INTO generations (name, shard) VALUES ('assets', 0);" : "INSERT INTO generations (name, value) VALUES ('assets', 0);"}
 `,
     },
+    clicksAndCampaigns: {
+      name: "clicks and campaigns",
+      sql: `
+-- Clicks on a timer's link (/t/{id}/go) per UTC hour and the timer's state at the click
+-- (before, running, ended), of them those of proxies and prefetches (written in batches).
+CREATE TABLE render_clicks (
+  timer_id ${d.key} NOT NULL,
+  hour ${d.big} NOT NULL,
+  state ${d.text} NOT NULL,
+  account_id ${d.key} NOT NULL,
+  environment ${d.text} NOT NULL,
+  clicks ${d.big} NOT NULL,
+  proxy_clicks ${d.big} NOT NULL,
+  prefetch_clicks ${d.big} NOT NULL,
+  PRIMARY KEY (timer_id, hour, state)
+${d.counters};
+
+-- Views and clicks per campaign label (c or utm_campaign) per timer per UTC day. At most 50
+-- labels per timer and day have a row; later ones are added to the label 'other'.
+CREATE TABLE campaign_counts (
+  timer_id ${d.key} NOT NULL,
+  day ${d.big} NOT NULL,
+  campaign ${d.key} NOT NULL,
+  account_id ${d.key} NOT NULL,
+  environment ${d.text} NOT NULL,
+  views ${d.big} NOT NULL,
+  proxy_views ${d.big} NOT NULL,
+  prefetch_views ${d.big} NOT NULL,
+  clicks ${d.big} NOT NULL,
+  proxy_clicks ${d.big} NOT NULL,
+  prefetch_clicks ${d.big} NOT NULL,
+  PRIMARY KEY (timer_id, day, campaign)
+${d.counters};
+`,
+    },
   } satisfies Record<string, MigrationStep>;
 }
 
@@ -286,5 +321,6 @@ export function laterSteps(
     s.savedLooks,
     s.renderAnalyticsBySource,
     s.uploadedAssets,
+    s.clicksAndCampaigns,
   ].map((step, i) => ({ version: from + i, ...step }));
 }

@@ -1,5 +1,19 @@
-import { sourceViews, sumBuckets } from "../_analytics-buckets";
-import type { AnalyticsStore, ClientFamily, RenderKind } from "../contract";
+import {
+  boundCampaigns,
+  type ClickRow,
+  campaignRows,
+  sourceViews,
+  sumBuckets,
+  type TotalRow,
+  totalOf,
+} from "../_analytics-buckets";
+import {
+  type AnalyticsStore,
+  type ClickState,
+  type ClientFamily,
+  OTHER_CAMPAIGN,
+  type RenderKind,
+} from "../contract";
 import type { GroupWrite } from "./_group-commit";
 import type { SqliteDatabase } from "./database";
 
@@ -24,6 +38,28 @@ export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite
        SET hours = hours | excluded.hours, human_hours = human_hours | excluded.human_hours
      WHERE (hours | excluded.hours) <> hours OR (human_hours | excluded.human_hours) <> human_hours`,
   );
+  const addClicks = db.prepare(
+    `INSERT INTO render_clicks
+       (timer_id, hour, state, account_id, environment, clicks, proxy_clicks, prefetch_clicks)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (timer_id, hour, state) DO UPDATE SET clicks = clicks + excluded.clicks,
+       proxy_clicks = proxy_clicks + excluded.proxy_clicks,
+       prefetch_clicks = prefetch_clicks + excluded.prefetch_clicks`,
+  );
+  const labelsOf = db.prepare(
+    "SELECT campaign FROM campaign_counts WHERE timer_id = ? AND day = ? AND campaign <> ?",
+  );
+  const addCampaign = db.prepare(
+    `INSERT INTO campaign_counts (timer_id, day, campaign, account_id, environment, views,
+       proxy_views, prefetch_views, clicks, proxy_clicks, prefetch_clicks)
+     VALUES (@timer_id, @day, @campaign, @account_id, @environment, @views, @proxy_views,
+       @prefetch_views, @clicks, @proxy_clicks, @prefetch_clicks)
+     ON CONFLICT (timer_id, day, campaign) DO UPDATE SET views = views + excluded.views,
+       proxy_views = proxy_views + excluded.proxy_views,
+       prefetch_views = prefetch_views + excluded.prefetch_views,
+       clicks = clicks + excluded.clicks, proxy_clicks = proxy_clicks + excluded.proxy_clicks,
+       prefetch_clicks = prefetch_clicks + excluded.prefetch_clicks`,
+  );
   const readSalt = db.prepare("SELECT salt FROM analytics_salts WHERE day = ?");
   const insertSalt = db.prepare("INSERT OR IGNORE INTO analytics_salts (day, salt) VALUES (?, ?)");
 
@@ -36,20 +72,42 @@ export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite
         : `timer_id IN (SELECT id FROM timers
              WHERE account_id = @account_id AND environment = @environment AND deleted_at IS NULL)`
     }`;
-  // The page's buckets first (keyset over the bucket start), then their sums. `%` works on
-  // integers whatever type the driver binds @size with; `/` would not floor a REAL.
+  const range = "hour >= @from AND hour < @to AND hour >= @after_end";
+  // The page's buckets first (keyset over the bucket start): those with views or clicks. `%`
+  // works on integers whatever type the driver binds @size with; `/` would not floor a REAL.
+  const pageSql = (timer: boolean) =>
+    `SELECT bucket FROM (
+       SELECT (hour - hour % @size) AS bucket FROM render_views WHERE ${scope(timer)} AND ${range}
+       UNION
+       SELECT (hour - hour % @size) AS bucket FROM render_clicks WHERE ${scope(timer)} AND ${range}
+     ) ORDER BY bucket LIMIT @limit`;
+  const inPage = "(hour - hour % @size) IN (SELECT value FROM json_each(@buckets))";
   const bucketsSql = (timer: boolean) =>
-    `WITH page AS (
-       SELECT DISTINCT (hour - hour % @size) AS bucket FROM render_views
-       WHERE ${scope(timer)} AND hour >= @from AND hour < @to AND hour >= @after_end
-       ORDER BY bucket LIMIT @limit
-     )
-     SELECT (hour - hour % @size) AS bucket, kind, client, sum(views) AS views,
+    `SELECT (hour - hour % @size) AS bucket, kind, client, sum(views) AS views,
        sum(proxy_views) AS proxy_views, sum(prefetch_views) AS prefetch_views
-     FROM render_views
-     WHERE ${scope(timer)} AND hour >= @from AND hour < @to AND hour >= @after_end
-       AND (hour - hour % @size) IN (SELECT bucket FROM page)
+     FROM render_views WHERE ${scope(timer)} AND ${range} AND ${inPage}
      GROUP BY bucket, kind, client`;
+  const clicksSql = (timer: boolean) =>
+    `SELECT (hour - hour % @size) AS bucket, state, sum(clicks) AS clicks,
+       sum(proxy_clicks) AS proxy_clicks, sum(prefetch_clicks) AS prefetch_clicks
+     FROM render_clicks WHERE ${scope(timer)} AND ${range} AND ${inPage}
+     GROUP BY bucket, state`;
+  const sums = `sum(views) AS views, sum(proxy_views) AS proxy_views,
+       sum(prefetch_views) AS prefetch_views, sum(clicks) AS clicks,
+       sum(proxy_clicks) AS proxy_clicks, sum(prefetch_clicks) AS prefetch_clicks`;
+  const order = "ORDER BY views DESC, clicks DESC, key LIMIT @limit";
+  const byTimerSql = (timer: boolean) =>
+    `SELECT key, ${sums} FROM (
+       SELECT timer_id AS key, views, proxy_views, prefetch_views, 0 AS clicks,
+         0 AS proxy_clicks, 0 AS prefetch_clicks
+       FROM render_views WHERE ${scope(timer)} AND hour >= @from AND hour < @to
+       UNION ALL
+       SELECT timer_id, 0, 0, 0, clicks, proxy_clicks, prefetch_clicks
+       FROM render_clicks WHERE ${scope(timer)} AND hour >= @from AND hour < @to
+     ) GROUP BY key ${order}`;
+  const byCampaignSql = (timer: boolean) =>
+    `SELECT campaign AS key, ${sums} FROM campaign_counts
+     WHERE ${scope(timer)} AND day >= @from AND day < @to GROUP BY campaign ${order}`;
   // Hour h of a day row counts when bit h is set; a day counts every row.
   const hourUniquesSql = (timer: boolean) =>
     `WITH RECURSIVE h(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM h WHERE n < 23)
@@ -65,15 +123,44 @@ export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite
      WHERE ${scope(timer)} AND day IN (SELECT value FROM json_each(@buckets))
      GROUP BY day`;
   const statements = {
+    page: [db.prepare(pageSql(false)), db.prepare(pageSql(true))],
     buckets: [db.prepare(bucketsSql(false)), db.prepare(bucketsSql(true))],
+    clicks: [db.prepare(clicksSql(false)), db.prepare(clicksSql(true))],
+    byTimer: [db.prepare(byTimerSql(false)), db.prepare(byTimerSql(true))],
+    byCampaign: [db.prepare(byCampaignSql(false)), db.prepare(byCampaignSql(true))],
     hour: [db.prepare(hourUniquesSql(false)), db.prepare(hourUniquesSql(true))],
     day: [db.prepare(dayUniquesSql(false)), db.prepare(dayUniquesSql(true))],
   };
 
   return {
-    async recordRenderViews({ counts, viewers }) {
-      if (counts.length === 0 && viewers.length === 0) return;
+    async recordRenderViews({ counts, viewers, clicks = [], campaigns = [] }) {
+      if (counts.length + viewers.length + clicks.length + campaigns.length === 0) return;
+      const labelled = campaignRows(campaigns);
       await write(() => {
+        // Under the write lock: the labels a timer's day has cannot change while it is read.
+        const known = new Map<string, Set<string>>();
+        for (const row of labelled) {
+          const day = `${row.timer_id}|${row.day}`;
+          if (known.has(day)) continue;
+          const rows = labelsOf.all(row.timer_id, row.day, OTHER_CAMPAIGN) as {
+            campaign: string;
+          }[];
+          known.set(day, new Set(rows.map((r) => r.campaign)));
+        }
+        for (const row of boundCampaigns(labelled, known)) addCampaign.run(row);
+        for (const c of clicks) {
+          const { proxy, prefetch } = sourceViews({ views: c.clicks, source: c.source });
+          addClicks.run(
+            c.timer_id,
+            c.hour,
+            c.state,
+            c.account_id,
+            c.environment,
+            c.clicks,
+            proxy,
+            prefetch,
+          );
+        }
         for (const c of counts) {
           const { proxy, prefetch } = sourceViews(c);
           addCount.run(
@@ -108,7 +195,10 @@ export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite
         after_end: query.after === undefined ? query.from : query.after + size,
         limit: query.limit,
       };
-      const rows = statements.buckets[t]!.all(params) as {
+      const page = (statements.page[t]!.all(params) as { bucket: number }[]).map((r) => r.bucket);
+      if (page.length === 0) return [];
+      const inPage = { ...params, buckets: JSON.stringify(page) };
+      const rows = statements.buckets[t]!.all(inPage) as {
         bucket: number;
         kind: RenderKind;
         client: ClientFamily;
@@ -116,7 +206,14 @@ export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite
         proxy_views: number;
         prefetch_views: number;
       }[];
-      const buckets = sumBuckets(rows.map((r) => ({ ...r, start: r.bucket })));
+      const clickRows = statements.clicks[t]!.all(inPage) as (Omit<ClickRow, "start"> & {
+        bucket: number;
+        state: ClickState;
+      })[];
+      const buckets = sumBuckets(
+        rows.map((r) => ({ ...r, start: r.bucket })),
+        clickRows.map((r) => ({ ...r, start: r.bucket })),
+      );
       const starts = [...buckets.keys()].sort((a, b) => a - b);
       if (starts.length === 0) return [];
       const uniques = (
@@ -144,6 +241,19 @@ export function createSqliteAnalyticsStore(db: SqliteDatabase, write: GroupWrite
         }
       }
       return starts.map((s) => buckets.get(s)!);
+    },
+    async listAnalyticsTotals(query) {
+      if (!(query.limit > 0)) return [];
+      const t = query.timer_id === undefined ? 0 : 1;
+      const rows = (query.by === "timer" ? statements.byTimer : statements.byCampaign)[t]!.all({
+        account_id: query.account_id,
+        environment: query.environment,
+        ...(t ? { timer_id: query.timer_id } : {}),
+        from: query.from,
+        to: query.to,
+        limit: query.limit,
+      }) as TotalRow[];
+      return rows.map(totalOf);
     },
     async analyticsSalt(day, create) {
       const known = readSalt.get(day) as { salt: string } | undefined;

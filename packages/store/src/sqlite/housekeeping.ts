@@ -14,6 +14,8 @@ export function createHousekeepingQueries(db: SqliteDatabase): HousekeepingQueri
   const purgeWindows = db.prepare("DELETE FROM rate_windows WHERE window_start < ?");
   const purgeViews = db.prepare("DELETE FROM render_views WHERE hour < ?");
   const purgeViewers = db.prepare("DELETE FROM render_viewers WHERE day < ?");
+  const purgeClicks = db.prepare("DELETE FROM render_clicks WHERE hour < ?");
+  const purgeCampaigns = db.prepare("DELETE FROM campaign_counts WHERE day < ?");
   const purgeSalts = db.prepare("DELETE FROM analytics_salts WHERE day < ?");
   // Only settled viewers: one whose viewer.ended is still owed stays until it fires.
   const purgeViewerEvents = db.prepare(
@@ -62,6 +64,8 @@ export function createHousekeepingQueries(db: SqliteDatabase): HousekeepingQueri
     if (input.render_analytics_before !== undefined) {
       purgeViews.run(input.render_analytics_before);
       purgeViewers.run(input.render_analytics_before);
+      purgeClicks.run(input.render_analytics_before);
+      purgeCampaigns.run(input.render_analytics_before);
     }
     if (input.analytics_salts_before !== undefined) purgeSalts.run(input.analytics_salts_before);
     if (input.viewer_events_before !== undefined) {
