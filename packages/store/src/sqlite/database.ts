@@ -49,7 +49,7 @@ function loadDriver(): SqliteDriver {
     // Only better-sqlite3 itself: a broken install (one of its files missing) is a fault.
     if (code === "MODULE_NOT_FOUND" && /['"]better-sqlite3['"]/.test((error as Error).message)) {
       throw new Error(
-        "tminus sqlite store: the SQLite driver is not installed; run `npm install better-sqlite3` (an optional peer dependency of @tminus/store)",
+        "tminus sqlite store: the SQLite driver is not installed; run `npm install better-sqlite3@12` (an optional peer dependency of @tminus/store)",
       );
     }
     throw error;
