@@ -133,10 +133,12 @@ describe.skipIf(missing !== null)("examples/nginx-cdn: nginx in front of tminus"
         "--log-format",
         "json",
       ],
-      /listening on (http:\/\/\S+)[\s\S]*?"event":"listening"/,
+      /"event":"listening","url":"(http:\/\/[^"]+)"/,
     );
     const origin = serve.match[1]!;
-    const key = /production\s+(\S+)/.exec(serve.output())![1]!;
+    // With JSON logs the first start's secrets are in a 0600 file whose path is logged.
+    const keysFile = /"keys_file":"([^"]+)"/.exec(serve.output())![1]!;
+    const key = /production\s+(\S+)/.exec(readFileSync(keysFile, "utf8"))![1]!;
     const created = await api(origin, key, "POST", "/api/v1/timers", { "idempotency-key": "one" });
     await api(origin, key, "POST", `/api/v1/timers/${created.id}/publish`, {
       "if-match": created.revision,
