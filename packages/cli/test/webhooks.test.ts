@@ -5,9 +5,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstStartSecrets } from "./_processes";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 let dir = "";
@@ -67,6 +68,14 @@ function serve(db: string): Promise<{ child: ChildProcess; url: string; output: 
     });
     child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
   });
+}
+
+/**
+ * A first start keeps its secrets off a piped stdout: they are in a file beside the database
+ * (never overwritten, so each test's database has a folder of its own).
+ */
+function productionKey(db: string): string {
+  return firstStartSecrets(join(dirname(db), "tminus-first-start-keys.txt")).production;
 }
 
 function kill(child: ChildProcess): Promise<void> {
@@ -144,11 +153,11 @@ const EVENTS = ["timer.created", "timer.updated"];
 
 describe("tminus serve delivers webhooks", () => {
   it("a killed and restarted server delivers every event it owed, each once", async () => {
-    const db = join(dir, "restart.db");
+    const db = join(mkdtempSync(join(dir, "restart-")), "tminus.db");
     // Every first attempt fails: each event is owed a retry when the server is killed.
     const hook = await receiver((nth) => nth === 1);
     const first = await serve(db);
-    const key = /production\s+(svc_live_\w+)/.exec(first.output)![1]!;
+    const key = productionKey(db);
     await api(first.url, key, "POST", "/webhook-destinations", { url: hook.url, events: EVENTS });
     for (let i = 0; i < 8; i++) await api(first.url, key, "POST", "/timers", TIMER);
     await hook.until(() => hook.requests.size === 8, 15_000);
@@ -181,10 +190,10 @@ describe("tminus serve delivers webhooks", () => {
   }, 90_000);
 
   it("two worker processes on one SQLite store never send the same attempt twice", async () => {
-    const db = join(dir, "shared.db");
+    const db = join(mkdtempSync(join(dir, "shared-")), "tminus.db");
     const hook = await receiver(() => false);
     const a = await serve(db);
-    const key = /production\s+(svc_live_\w+)/.exec(a.output)![1]!;
+    const key = productionKey(db);
     const b = await serve(db);
     await api(a.url, key, "POST", "/webhook-destinations", { url: hook.url, events: EVENTS });
     const total = 60;
