@@ -241,7 +241,7 @@ const TOTALS_QUERY = z.object({
     .default(TOTALS_MAX)
     .meta({
       description: `How many rows, the most viewed first: 1 to ${TOTALS_MAX} (default ${TOTALS_MAX}).`,
-      example: "10",
+      example: 10,
     }),
 });
 
