@@ -16,7 +16,8 @@
 // 5. Per style (issue 39), with --styles (or alone with --only-styles): CPU time per GIF
 //    (600x160, 60 frames, this one thread) of each look.style against today's default look,
 //    interleaved per round in a rotated order, the ratio being the median of the rounds' own
-//    ratios; and each style's size against gifsicle -O3 of the same frames.
+//    ratios; and each style's size against gifsicle -O3 of the same frames (sizes alone,
+//    no timing: --only-sizes).
 //
 // 4. With --base <a checkout of an earlier version, built>: that version's renderer in this
 //    same process against ours, per GIF, on today's default look and on looks with emoji
@@ -43,6 +44,7 @@ const { values } = parseArgs({
     "only-base": { type: "boolean", default: false },
     styles: { type: "boolean", default: false },
     "only-styles": { type: "boolean", default: false },
+    "only-sizes": { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   },
 });
@@ -180,8 +182,8 @@ async function time(fn) {
 // ---------------------------------------------------------------------------------------
 // 5. Per style.
 
-async function perStyle() {
-  const r = createImageRenderer();
+/** The per-style cases: today's default look, each look.style, and boxes with words. */
+function styleCases() {
   const cases = { today: {} };
   for (const style of LOOK_STYLES) cases[style] = { style };
   // The words and a gradient on top of a style: the static parts are in the panel.
@@ -191,6 +193,38 @@ async function perStyle() {
     heading: { text: "Sale ends in" },
     button: { label: "Shop now" },
   };
+  return cases;
+}
+
+/**
+ * Each case's GIF of one recipient (3 days 4 h left) and its size against the better of
+ * gifsicle -O3 of our file and of the 60 frames written whole; no gifsicle figures without it.
+ */
+async function styleSizes(r, cases) {
+  const out = {};
+  const dir = gifsicleAvailable() ? mkdtempSync(join(tmpdir(), "tminus-style-")) : null;
+  for (const [name, look] of Object.entries(cases)) {
+    const bytes = await r.gif({ remainingSeconds: remainingFor(7), look, width: WIDTH, height: HEIGHT });
+    const row = { bytes: bytes.length };
+    if (dir) {
+      const file = join(dir, `${name}.gif`);
+      writeFileSync(file, bytes);
+      writeFileSync(`${file}.whole.gif`, wholeFrames(bytes));
+      execFileSync("gifsicle", ["-O3", file, "-o", `${file}.o3.gif`]);
+      execFileSync("gifsicle", ["-O3", `${file}.whole.gif`, "-o", `${file}.whole.o3.gif`]);
+      const best = Math.min(statSync(`${file}.o3.gif`).size, statSync(`${file}.whole.o3.gif`).size);
+      row.gifsicle_O3_best = best;
+      row.over_gifsicle = round(bytes.length / best, 3);
+    }
+    out[name] = row;
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
+async function perStyle() {
+  const r = createImageRenderer();
+  const cases = styleCases();
   const gif = (look, i) =>
     r.gif({ remainingSeconds: remainingFor(i), look, width: WIDTH, height: HEIGHT });
   const names = Object.keys(cases);
@@ -205,31 +239,30 @@ async function perStyle() {
       const used = process.cpuUsage(cpu);
       perRound[name].push((used.user + used.system) / 1000 / runs);
     }
+  const sizes = await styleSizes(r, cases);
   const out = {};
-  const dir = gifsicleAvailable() ? mkdtempSync(join(tmpdir(), "tminus-style-")) : null;
   for (const name of names) {
     const ratios = perRound[name].map((x, k) => x / perRound.today[k]);
-    const bytes = await gif(cases[name], 7);
-    const row = {
+    out[name] = {
       cpu_ms_per_gif: round(median(perRound[name]), 3),
       cpu_ms_per_round: perRound[name].map((x) => round(x, 3)),
       over_today: round(median(ratios), 3),
-      bytes: bytes.length,
+      ...sizes[name],
     };
-    if (dir) {
-      const file = join(dir, `${name}.gif`);
-      writeFileSync(file, bytes);
-      writeFileSync(`${file}.whole.gif`, wholeFrames(bytes));
-      execFileSync("gifsicle", ["-O3", file, "-o", `${file}.o3.gif`]);
-      execFileSync("gifsicle", ["-O3", `${file}.whole.gif`, "-o", `${file}.whole.o3.gif`]);
-      const best = Math.min(statSync(`${file}.o3.gif`).size, statSync(`${file}.whole.o3.gif`).size);
-      row.gifsicle_O3_best = best;
-      row.over_gifsicle = round(bytes.length / best, 3);
-    }
-    out[name] = row;
   }
-  if (dir) rmSync(dir, { recursive: true, force: true });
   return { runs_per_round: runs, rounds: ROUNDS, styles: out };
+}
+
+if (values["only-sizes"]) {
+  // Sizes alone: they need no quiet machine and no rounds.
+  const sizes = await styleSizes(createImageRenderer(), styleCases());
+  if (values.json) process.stdout.write(`${JSON.stringify(sizes, null, 2)}\n`);
+  else
+    for (const [name, row] of Object.entries(sizes))
+      process.stdout.write(
+        `${name.padEnd(22)} ${String(row.bytes).padStart(7)} B  ${(row.bytes / 1024).toFixed(1)} KB  gifsicle -O3 best ${row.gifsicle_O3_best ?? "-"} B  ours/gifsicle ${row.over_gifsicle ?? "-"}\n`,
+      );
+  process.exit(0);
 }
 
 if (values["only-styles"]) {

@@ -16,6 +16,7 @@ import {
   scratchCanvas,
   union,
 } from "./composite";
+import { bitsOf, type DeltaFrame, deltaFrame } from "./delta";
 import type { GifFrame } from "./encode";
 import {
   type LzwPiece,
@@ -33,7 +34,7 @@ import {
 import type { Box, PlacedCell } from "./scene";
 
 /** Encoded frames and frame-0 pieces by atlas, rectangle and the cells in it. */
-export type FrameCache = ByteLru<string, Uint8Array | LzwPiece>;
+export type FrameCache = ByteLru<string, Uint8Array | LzwPiece | DeltaFrame>;
 
 /** Frame display time: one second, in GIF's hundredths. */
 const FRAME_DELAY = 100;
@@ -42,12 +43,21 @@ const FRAME_DELAY = 100;
 const NO_CHANGE: Box = { x: 0, y: 0, w: 1, h: 1 };
 
 /** What a cache entry costs: its bytes, its key, the Map entry and object around them. */
-function entryBytes(key: string, value: Uint8Array | LzwPiece): number {
-  const n = value instanceof Uint8Array ? value.length : value.bytes.length;
+function entryBytes(key: string, value: Uint8Array | LzwPiece | DeltaFrame): number {
+  const n =
+    value instanceof Uint8Array
+      ? value.length
+      : "bytes" in value
+        ? value.bytes.length
+        : value.data.length + 64;
   return n + key.length * 2 + 160;
 }
 
-function cached<T extends Uint8Array | LzwPiece>(cache: FrameCache, key: string, make: () => T): T {
+function cached<T extends Uint8Array | LzwPiece | DeltaFrame>(
+  cache: FrameCache,
+  key: string,
+  make: () => T,
+): T {
   const hit = cache.get(key) as T | undefined;
   if (hit !== undefined) return hit;
   const value = make();
@@ -78,18 +88,6 @@ function cellsIn(placed: readonly PlacedCell[], cells: CellRasters, rect: Box): 
 }
 
 const boxKey = (b: Box) => `${b.x},${b.y},${b.w},${b.h}`;
-
-/**
- * The fewest bits that index every pixel of `pixels[from..to)`: a frame's own LZW code size.
- * GIF takes one per frame, whatever the colour table's size, and palettes list their most
- * used colours first: a look with emoji has a table of 128 or 256 colours, yet a frame of
- * digits alone indexes only the first few dozen, and narrower codes are less to encode.
- */
-function bitsOf(pixels: Uint8Array, from = 0, to = pixels.length): number {
-  let max = 0;
-  for (let i = from; i < to; i++) if (pixels[i]! > max) max = pixels[i]!;
-  return max < 2 ? 1 : 32 - Math.clz32(max);
-}
 
 // A cell's code size, once per cell of an atlas.
 const cellBitsOf = new WeakMap<CellRaster, number>();
@@ -206,9 +204,12 @@ function steadyFrame(
 }
 
 /**
- * Opaque looks: each frame covers only the rectangle whose cells changed, left
- * in place (disposal 1) for the next. A frame where nothing changed still gets
- * its second: a one-pixel frame repainting what is there.
+ * Opaque looks: each frame covers only the pixels that changed, left in place
+ * (disposal 1) for the next, and inside that box what did not change is left
+ * transparent when that encodes smaller (delta.ts). Its picture depends on the
+ * cells of this frame and the one before inside the changed rectangle: the key.
+ * A frame where nothing changed still gets its second: a one-pixel frame
+ * repainting what is there.
  */
 function opaqueFrames(
   atlas: Atlas,
@@ -216,9 +217,30 @@ function opaqueFrames(
   cache: FrameCache,
   frames: GifFrame[],
 ): void {
+  const { cells, id, base } = atlas;
   for (let k = 1; k < placed.length; k++) {
-    const rect = changedRect(placed[k - 1]!, placed[k]!, atlas.cells, atlas.base) ?? NO_CHANGE;
-    frames.push(steadyFrame(atlas, placed[k]!, rect, cache));
+    const before = placed[k - 1]!;
+    const after = placed[k]!;
+    const rect = changedRect(before, after, cells, base);
+    if (!rect) {
+      frames.push(steadyFrame(atlas, after, NO_CHANGE, cache));
+      continue;
+    }
+    const key = `${id}|D${boxKey(rect)}${cellsIn(after, cells, rect)}|${cellsIn(before, cells, rect)}`;
+    const delta = cached(cache, key, () => {
+      const canvas = scratchCanvas(base);
+      redraw(canvas, before, cells, rect);
+      const under = extract(canvas, rect);
+      redraw(canvas, after, cells, rect);
+      return deltaFrame(under, extract(canvas, rect), rect, atlas.palette.bits);
+    });
+    frames.push({
+      box: delta.box,
+      data: delta.data,
+      delay: FRAME_DELAY,
+      dispose: 1,
+      ...(delta.transparent >= 0 ? { transparent: delta.transparent } : {}),
+    });
   }
 }
 

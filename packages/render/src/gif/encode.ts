@@ -14,6 +14,8 @@ export interface GifFrame {
   delay: number;
   /** 1: leave the pixels for the next frame; 2: clear the box to transparent after it. */
   dispose: 1 | 2;
+  /** The index this frame leaves transparent; without it, the palette's (if any). */
+  transparent?: number;
 }
 
 /** The whole animation. */
@@ -104,12 +106,12 @@ export function encodeGif(spec: GifSpec): Uint8Array {
     out.u16(0); // 0 = loop forever
     out.byte(0);
   }
-  const transparent = palette.transparentIndex >= 0;
   for (const frame of spec.frames) {
+    const t = frame.transparent ?? palette.transparentIndex;
     out.bytes([0x21, 0xf9, 4]);
-    out.byte((frame.dispose << 2) | (transparent ? 1 : 0));
+    out.byte((frame.dispose << 2) | (t >= 0 ? 1 : 0));
     out.u16(frame.delay);
-    out.byte(transparent ? palette.transparentIndex : 0);
+    out.byte(Math.max(t, 0));
     out.byte(0);
     const { x, y, w, h } = frame.box;
     out.byte(0x2c);
