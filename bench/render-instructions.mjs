@@ -5,6 +5,7 @@
 // cost of one more GIF, with start-up, warm-up and the look's atlas cancelled out.
 //
 //   node bench/render-instructions.mjs --base /path/to/an/earlier/checkout [--few 20] [--many 120]
+//        [--cases default,style_circles]   (some cases only; style_<s> is look.style s, issue 39)
 //
 // Needs valgrind (Debian's package). The earlier checkout must have packages/render/dist built.
 import { execFileSync } from "node:child_process";
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     renderer: { type: "string" },
     count: { type: "string" },
     json: { type: "boolean", default: false },
+    cases: { type: "string" },
   },
 });
 
@@ -45,6 +47,12 @@ const CASES = {
     ended: { text: "🎅 Sale over! 🎁" },
   }),
 };
+// Each look.style (issue 39), 3 days and some.
+for (const style of ["rounded", "plain", "minimal", "boxes", "outlined", "flip", "circles", "bar"])
+  CASES[`style_${style}`] = (i) => ({ remainingSeconds: days(i), look: { style } });
+const chosen = values.cases
+  ? values.cases.split(",")
+  : Object.keys(CASES).filter((k) => !k.startsWith("style_"));
 
 if (values.child) {
   // In the child, under callgrind: warm the look, then render `count` GIFs of it.
@@ -105,10 +113,16 @@ const renderers = [
   ...(values.base ? [["then", join(values.base, "packages/render/dist/index.js")]] : []),
 ];
 for (const [who, renderer] of renderers)
-  for (const name of Object.keys(CASES)) {
+  for (const name of chosen) {
     // The earlier version draws emoji as nothing and shows zero units: only its default
-    // looks are the baseline.
-    if (who === "then" && name !== "default" && name !== "under_a_day") continue;
+    // looks (and styles, which it has) are the baseline.
+    if (
+      who === "then" &&
+      name !== "default" &&
+      name !== "under_a_day" &&
+      !name.startsWith("style_")
+    )
+      continue;
     rows[`${name}_${who}`] = Math.round(perGif(renderer, name));
   }
 
@@ -117,21 +131,28 @@ const result = {
   load_average: loadavg().map((x) => Math.round(x * 10) / 10),
   gifs: { few, many },
   instructions_per_gif: rows,
-  ratios: values.base
-    ? {
-        default_now_over_then: ratio("default_now", "default_then"),
-        emoji_texts_now_over_default_then: ratio("emoji_texts_now", "default_then"),
-        emoji_separator_now_over_default_then: ratio("emoji_separator_now", "default_then"),
-        hidden_zeros_now_over_under_a_day_then: ratio("hidden_zeros_now", "under_a_day_then"),
-        emoji_texts_and_hidden_zeros_now_over_under_a_day_then: ratio(
-          "emoji_texts_and_hidden_zeros_now",
-          "under_a_day_then",
-        ),
-      }
-    : {
-        emoji_texts_over_default: ratio("emoji_texts_now", "default_now"),
-        emoji_separator_over_default: ratio("emoji_separator_now", "default_now"),
-        hidden_zeros_over_under_a_day: ratio("hidden_zeros_now", "under_a_day_now"),
-      },
+  ratios: values.cases
+    ? Object.fromEntries(
+        chosen.map((name) => [
+          `${name}_${values.base ? "now_over_then" : "now_over_default"}`,
+          values.base ? ratio(`${name}_now`, `${name}_then`) : ratio(`${name}_now`, "default_now"),
+        ]),
+      )
+    : values.base
+      ? {
+          default_now_over_then: ratio("default_now", "default_then"),
+          emoji_texts_now_over_default_then: ratio("emoji_texts_now", "default_then"),
+          emoji_separator_now_over_default_then: ratio("emoji_separator_now", "default_then"),
+          hidden_zeros_now_over_under_a_day_then: ratio("hidden_zeros_now", "under_a_day_then"),
+          emoji_texts_and_hidden_zeros_now_over_under_a_day_then: ratio(
+            "emoji_texts_and_hidden_zeros_now",
+            "under_a_day_then",
+          ),
+        }
+      : {
+          emoji_texts_over_default: ratio("emoji_texts_now", "default_now"),
+          emoji_separator_over_default: ratio("emoji_separator_now", "default_now"),
+          hidden_zeros_over_under_a_day: ratio("hidden_zeros_now", "under_a_day_now"),
+        },
 };
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -204,7 +204,12 @@ async function styleSizes(r, cases) {
   const out = {};
   const dir = gifsicleAvailable() ? mkdtempSync(join(tmpdir(), "tminus-style-")) : null;
   for (const [name, look] of Object.entries(cases)) {
-    const bytes = await r.gif({ remainingSeconds: remainingFor(7), look, width: WIDTH, height: HEIGHT });
+    const bytes = await r.gif({
+      remainingSeconds: remainingFor(7),
+      look,
+      width: WIDTH,
+      height: HEIGHT,
+    });
     const row = { bytes: bytes.length };
     if (dir) {
       const file = join(dir, `${name}.gif`);
