@@ -9,6 +9,7 @@
 //   git archive main packages/render packages/core tsup.base.ts | tar -x -C /tmp/base  (then
 //   link node_modules and build both there with tsup)
 //   node bench/render-ab.mjs --base /tmp/base [--rounds 7] [--runs 150] [--font f.woff]
+//        [--style circles]   (that look.style instead of the default look, both builds)
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "7" },
     runs: { type: "string", default: "150" },
     font: { type: "string" },
+    style: { type: "string" },
   },
 });
 if (!values.base) throw new Error("--base DIR: a tree whose packages/render/dist is the baseline");
@@ -63,6 +65,7 @@ if (values.font) {
   const data = await current.subsetFont(file.sfnt, current.lookFontText(look));
   uploaded = { look, font: { id, data } };
 }
+const styled = values.style ? { look: { style: values.style } } : {};
 const results = { current: [], baseline: [], currentCpu: [], baselineCpu: [], uploaded: [] };
 console.log(
   `load average at start: ${loadavg()
@@ -73,7 +76,7 @@ for (let round = 0; round < ROUNDS; round++) {
   // Alternate who goes first, so neither always meets a warmer or colder machine.
   const order = round % 2 === 0 ? ["current", "baseline"] : ["baseline", "current"];
   for (const who of order) {
-    const t = await time(who === "current" ? a : b, {}, round * 10_000);
+    const t = await time(who === "current" ? a : b, styled, round * 10_000);
     results[who].push(t.wall);
     results[`${who}Cpu`].push(t.cpu);
   }
@@ -86,6 +89,7 @@ for (let round = 0; round < ROUNDS; round++) {
 const summary = {
   rounds: ROUNDS,
   runs: RUNS,
+  style: values.style ?? "default look",
   current_ms: median(results.current),
   baseline_ms: median(results.baseline),
   ratio: median(results.current) / median(results.baseline),
