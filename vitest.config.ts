@@ -28,6 +28,11 @@ export default defineConfig({
     setupFiles: [src("./vitest.setup.ts")],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Two files at a time. Vitest's default is one fewer than the cores, so one at a time on
+    // CI's two: most files spend their time waiting on child processes, loopback HTTP,
+    // PostgreSQL or Chromium, and one after another the suite took half an hour. Not more than
+    // two: the CLI files are busy processes, and tests with a time budget must keep a core.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "core", include: ["packages/core/test/**/*.test.ts"] } },
       {
