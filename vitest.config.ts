@@ -3,6 +3,9 @@ import { defineConfig } from "vitest/config";
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
+/** A project whose files run one at a time, in vitest's sequential group after the others. */
+const SERIAL = { maxWorkers: 1 } as const;
+
 // Unit and contract tests run against the sources; tests that start the CLI or the
 // examples run the built packages, exactly as a user would (the build runs first).
 export default defineConfig({
@@ -29,9 +32,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two files at a time. Vitest's default is one fewer than the cores, so one at a time on
-    // CI's two: most files spend their time waiting on child processes, loopback HTTP,
-    // PostgreSQL or Chromium, and one after another the suite took half an hour. Not more than
-    // two: the CLI files are busy processes, and tests with a time budget must keep a core.
+    // CI's two: most files spend their time waiting on loopback HTTP, PostgreSQL or a worker,
+    // and one after another the suite took half an hour. Not more than two, and the projects
+    // that start processes and browsers (cli, dashboard, examples) one file at a time
+    // (`SERIAL`, run after the others): a loaded machine timed their waits out.
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "core", include: ["packages/core/test/**/*.test.ts"] } },
@@ -51,7 +55,7 @@ export default defineConfig({
       { extends: true, test: { name: "http", include: ["packages/http/test/**/*.test.ts"] } },
       {
         extends: true,
-        test: { name: "dashboard", include: ["packages/dashboard/test/**/*.test.ts"] },
+        test: { name: "dashboard", include: ["packages/dashboard/test/**/*.test.ts"], ...SERIAL },
       },
       {
         extends: true,
@@ -66,8 +70,14 @@ export default defineConfig({
         extends: true,
         test: { name: "webhooks", include: ["packages/webhooks/test/**/*.test.ts"] },
       },
-      { extends: true, test: { name: "cli", include: ["packages/cli/test/**/*.test.ts"] } },
-      { extends: true, test: { name: "examples", include: ["examples/*/test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "cli", include: ["packages/cli/test/**/*.test.ts"], ...SERIAL },
+      },
+      {
+        extends: true,
+        test: { name: "examples", include: ["examples/*/test/**/*.test.ts"], ...SERIAL },
+      },
       // Repository scripts (the docs link check), run as processes.
       { extends: true, test: { name: "scripts", include: ["test/**/*.test.ts"] } },
     ],
