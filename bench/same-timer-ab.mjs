@@ -11,7 +11,7 @@
 //   npx -y pnpm@10 build && node bench/same-timer-ab.mjs --baseline /work/wt/base
 //     [--rounds 5] [--seconds 3] [--connections 32] [--path-query "width=600"]
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,7 +41,17 @@ const uptime = () => execFileSync("uptime", { encoding: "utf8" }).trim();
 async function tminus(name, cli) {
   const child = spawn(
     process.execPath,
-    [cli, "serve", "--no-worker", "--port", "0", "--db", join(dir, `${name}.db`)],
+    [
+      cli,
+      "serve",
+      "--no-worker",
+      "--port",
+      "0",
+      "--db",
+      join(dir, `${name}.db`),
+      "--keys-file",
+      join(dir, `${name}-keys.txt`),
+    ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   let out = "";
@@ -59,7 +69,10 @@ async function tminus(name, cli) {
     child.stdout.on("data", seen);
     child.once("exit", (code) => fail(new Error(`${name} exited ${code}: ${out}`)));
   });
-  const key = /production\s+(\S+)/.exec(out)[1];
+  // A first start writes its secrets to a 0600 file (issue 38), and shows them on stdout only
+  // on a terminal.
+  const keys = readFileSync(join(dir, `${name}-keys.txt`), "utf8");
+  const key = /production\s+(\S+)/.exec(keys)[1];
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const created = await (
     await fetch(`${url}/api/v1/timers`, {

@@ -110,7 +110,7 @@ describe("GET /t/{id}/go", () => {
     expect(await target(t.urls.go)).toBe(RUNNING);
   });
 
-  it("without click URLs every state leads to the hosted page, with the recipient's query only", async () => {
+  it("without click URLs every state leads to the hosted page, with the recipient's and campaign's query only", async () => {
     const key = await s.key("production");
     const deadline = Date.UTC(2030, 0, 1);
     s.setNow(deadline - 1000);
@@ -119,6 +119,13 @@ describe("GET /t/{id}/go", () => {
       `${t.urls.page}?r=ann%2Bshop%40example.com`,
     );
     expect(await target(t.urls.go)).toBe(t.urls.page);
+    // The send's label goes along, so the page's view is counted in the click's campaign.
+    expect(await target(`${t.urls.go}?c=black%20friday&utm_source=mail`)).toBe(
+      `${t.urls.page}?c=black+friday`,
+    );
+    expect(await target(`${t.urls.go}?utm_campaign=spring&r=x&next=https://evil.example/`)).toBe(
+      `${t.urls.page}?r=x&utm_campaign=spring`,
+    );
     s.setNow(deadline + 120_000);
     expect(await target(`${t.urls.go}?r=ann%2Bshop%40example.com`)).toBe(
       `${t.urls.page}?r=ann%2Bshop%40example.com`,
@@ -226,7 +233,18 @@ describe("GET /t/{id}/go", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.dictionary(
-          fc.constantFrom("r", "deadline", "start", "sig", "url", "next", "redirect", "go"),
+          fc.constantFrom(
+            "r",
+            "deadline",
+            "start",
+            "sig",
+            "c",
+            "utm_campaign",
+            "url",
+            "next",
+            "redirect",
+            "go",
+          ),
           fc.oneof(fc.webUrl(), fc.string(), fc.constant("//evil.example")),
         ),
         async (query) => {

@@ -123,6 +123,14 @@ describe("a look's uploaded font", () => {
   it("is cut down to the digits, separator, every label form and the ended text", async () => {
     const text = lookFontText({ separator: "|" }, { endedText: "Fin!", more: "Sale" });
     for (const ch of "0123456789|dayshourminteScondFi!Sl") expect(text).toContain(ch);
+    const worded = lookFontText({
+      heading: { text: "QX" },
+      subheading: { text: "Wz", font: "serif" },
+      button: { label: "Jv" },
+    });
+    for (const ch of "QXJv") expect(worded).toContain(ch);
+    // The subheading is drawn in a built-in font: none of its own letters are needed.
+    expect(worded).not.toContain("W");
     const small = await subsetFont(font.sfnt, text);
     const cut = inspectFont(small);
     expect(cut.missing(text)).toEqual([]);
@@ -142,6 +150,16 @@ describe("images drawn with an uploaded font", () => {
       { remainingSeconds: 3 * 86_400 + 4_000, look, frame: 9 },
       { remainingSeconds: 75, look: { ...look, theme: "dark", separator: "." }, scale: 2 },
       { remainingSeconds: 0, look, ended: { text: "Ended! Ура" } },
+      // Words in the image take the look's (uploaded) font unless they name their own.
+      {
+        remainingSeconds: 3 * 86_400 + 4_000,
+        look: {
+          ...look,
+          heading: { text: "Big Xmas Quiz!" },
+          subheading: { text: "Wrapped? Joy!" },
+          button: { label: "Jump KQ" },
+        },
+      },
     ] as const;
     for (const input of cases) {
       const name = JSON.stringify(input);

@@ -6,18 +6,19 @@ import type { TimerDefinition, TimerStatusResult } from "@tminus/core";
 import type { ApiRequest, ApiResponse } from "../transport/exchange";
 
 /**
- * The recipient parameters `/go` passes on to the hosted page, so the page counts like the
- * email's image: a duration timer's `r`, a personalized timer's `deadline`/`start`/`sig`.
+ * The parameters `/go` passes on to the hosted page, so the page counts like the email's
+ * image: a duration timer's `r`, a personalized timer's `deadline`/`start`/`sig`, and the
+ * send's campaign label (`c`, `utm_campaign`), so the page's view lands in the click's campaign.
  */
-const RECIPIENT_PARAMS = ["r", "deadline", "start", "sig"] as const;
+const PASSED_PARAMS = ["r", "deadline", "start", "sig", "c", "utm_campaign"] as const;
 
 /**
- * The hosted page of a timer with the request's recipient parameters (and nothing else from
- * the query): the default target of every `/go` state.
+ * The hosted page of a timer with the request's recipient and campaign parameters (and nothing
+ * else from the query): the default target of every `/go` state.
  */
 export function hostedPageFor(req: ApiRequest, pageUrl: string): string {
   const query = new URLSearchParams();
-  for (const name of RECIPIENT_PARAMS) {
+  for (const name of PASSED_PARAMS) {
     const value = req.query.get(name);
     if (value !== null) query.set(name, value);
   }

@@ -16,10 +16,21 @@ function labelWords(look: Look): string[] {
   return look.units.flatMap((unit) => labelForms(unit, look.locale, overrides));
 }
 
+/** The words a look draws around the countdown (heading, subheading, button) in its own font. */
+function wordsInLookFont(look: Look): string {
+  const words: string[] = [];
+  // A part with a built-in `font` of its own is not drawn with the uploaded one.
+  if (look.heading && !look.heading.font) words.push(look.heading.text);
+  if (look.subheading && !look.subheading.font) words.push(look.subheading.text);
+  if (look.button && !look.button.font) words.push(look.button.label);
+  return stripBidiControls(words.join(""));
+}
+
 /**
  * Every character a look draws with its uploaded font: the digits, the separator, every form
- * of every label in its locale, the ended text, and `more` (a page's heading, say). The
- * characters of a subset that serves this look's images and pages.
+ * of every label in its locale, the heading, subheading and button words that take the look's
+ * font, the ended text, and `more` (a page's heading, say). The characters of a subset that
+ * serves this look's images and pages.
  * @example const small = await subsetFont(font.sfnt, lookFontText(timer.look, { endedText: timer.ended.text }));
  */
 export function lookFontText(
@@ -31,6 +42,7 @@ export function lookFontText(
     DIGITS +
       stripBidiControls(resolved.separator) +
       labelWords(resolved).join("") +
+      wordsInLookFont(resolved) +
       stripBidiControls(options.endedText ?? "") +
       (options.more ?? ""),
   );
