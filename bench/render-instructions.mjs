@@ -6,20 +6,25 @@
 //
 //   node bench/render-instructions.mjs --base /path/to/an/earlier/checkout [--few 20] [--many 120]
 //        [--cases default,style_circles]   (some cases only; style_<s> is look.style s, issue 39)
+//     [--jobs 1]
+//
+// `--jobs` runs that many children at once: the counts do not change, only the wall time on a
+// machine whose other work would otherwise get most of the CPU.
 //
 // Needs valgrind (Debian's package). The earlier checkout must have packages/render/dist built.
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { parseArgs, promisify } from "node:util";
 
 const { values } = parseArgs({
   options: {
     base: { type: "string" },
     few: { type: "string", default: "20" },
     many: { type: "string", default: "120" },
+    jobs: { type: "string", default: "1" },
     child: { type: "string" },
     renderer: { type: "string" },
     count: { type: "string" },
@@ -68,11 +73,11 @@ if (values.child) {
 const here = fileURLToPath(import.meta.url);
 const ours = fileURLToPath(new URL("../packages/render/dist/index.js", import.meta.url));
 
-function instructions(renderer, name, count) {
+async function instructions(renderer, name, count) {
   const dir = mkdtempSync(join(tmpdir(), "tminus-callgrind-"));
   try {
     const out = join(dir, "callgrind.out");
-    execFileSync(
+    await promisify(execFile)(
       "valgrind",
       [
         "--tool=callgrind",
@@ -90,7 +95,7 @@ function instructions(renderer, name, count) {
         "--count",
         String(count),
       ],
-      { stdio: ["ignore", "ignore", "pipe"] },
+      { maxBuffer: 64 * 1024 * 1024 },
     );
     const summary = /^summary:\s+(\d+)/m.exec(readFileSync(out, "utf8"));
     if (!summary) throw new Error(`no summary line in ${out}`);
@@ -102,16 +107,14 @@ function instructions(renderer, name, count) {
 
 const few = Number(values.few);
 const many = Number(values.many);
-const perGif = (renderer, name) =>
-  (instructions(renderer, name, many) - instructions(renderer, name, few)) / (many - few);
 
-const rows = {};
 // "then" is the earlier checkout's renderer (a list, not an object: an object with a "then"
 // key looks like a promise).
 const renderers = [
   ["now", ours],
   ...(values.base ? [["then", join(values.base, "packages/render/dist/index.js")]] : []),
 ];
+const pairs = [];
 for (const [who, renderer] of renderers)
   for (const name of chosen) {
     // The earlier version draws emoji as nothing and shows zero units: only its default
@@ -123,8 +126,27 @@ for (const [who, renderer] of renderers)
       !name.startsWith("style_")
     )
       continue;
-    rows[`${name}_${who}`] = Math.round(perGif(renderer, name));
+    pairs.push({ row: `${name}_${who}`, renderer, name });
   }
+// Every child, `--jobs` at a time; the rows keep the order above whatever finishes first.
+const runs = pairs.flatMap((p) => [
+  { ...p, count: few },
+  { ...p, count: many },
+]);
+const counts = new Map();
+let next = 0;
+const worker = async () => {
+  while (next < runs.length) {
+    const run = runs[next++];
+    counts.set(`${run.row}:${run.count}`, await instructions(run.renderer, run.name, run.count));
+  }
+};
+await Promise.all(Array.from({ length: Math.max(1, Number(values.jobs)) }, worker));
+const rows = {};
+for (const { row } of pairs)
+  rows[row] = Math.round(
+    (counts.get(`${row}:${many}`) - counts.get(`${row}:${few}`)) / (many - few),
+  );
 
 const ratio = (a, b) => (rows[a] && rows[b] ? Math.round((rows[a] / rows[b]) * 1000) / 1000 : null);
 const result = {

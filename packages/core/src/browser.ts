@@ -7,6 +7,7 @@ export { labelLanguage, type UnitLabelOverrides, unitLabel } from "./format/labe
 export { type FormatPartsOptions, type FormattedPart, formatParts } from "./format/parts";
 export {
   type RemainingPart,
+  remainingSplitter,
   type SplitOptions,
   splitRemaining,
   withoutLeadingZeroUnits,

@@ -1,7 +1,14 @@
 // What each frame says, as text: digits per shown unit, their labels, or the
 // ended text. Everything an image can show for a look is known up front, so the
 // atlas can rasterise it once.
-import { formatParts, type Look, splitRemaining, type TimeUnit, unitLabel } from "@tminus/core";
+import {
+  formatParts,
+  type Look,
+  type RemainingPart,
+  remainingSplitter,
+  type TimeUnit,
+  unitLabel,
+} from "@tminus/core";
 import { stripBidiControls } from "./_bidi";
 import { lookDrawingProblem } from "./drawable";
 import { RenderError } from "./errors";
@@ -32,6 +39,8 @@ export interface LookText {
   labelsByUnit: ReadonlyMap<TimeUnit, readonly string[]>;
   /** The label of `value` in `unit` (plural rules run once per value, not per frame). */
   labelOf(unit: TimeUnit, value: number): string;
+  /** `remaining` seconds split into the look's shown units (the units worked out once). */
+  split(remaining: number): RemainingPart[];
   /** The words drawn in the image, as drawn (bidi controls dropped, NFC): "" when none. */
   heading: string;
   subheading: string;
@@ -92,6 +101,11 @@ export function lookText(
   return {
     look,
     labelOf,
+    split: remainingSplitter({
+      largestUnit: look.largest_unit,
+      units: look.units,
+      hideLeadingZeroUnits: look.hide_leading_zero_units,
+    }),
     heading: clean(look.heading?.text ?? ""),
     subheading: clean(look.subheading?.text ?? ""),
     button: clean(look.button?.label ?? ""),
@@ -140,14 +154,7 @@ export function labelForms(
 export function frameContent(text: LookText, remaining: number): FrameContent {
   if (remaining <= 0) return { ended: true, text: text.endedText };
   const { look } = text;
-  const parts = formatParts(
-    splitRemaining(remaining, {
-      largestUnit: look.largest_unit,
-      units: look.units,
-      hideLeadingZeroUnits: look.hide_leading_zero_units,
-    }),
-    { pad: look.pad },
-  );
+  const parts = formatParts(text.split(remaining), { pad: look.pad });
   return {
     ended: false,
     parts: parts.map((part) => ({

@@ -92,6 +92,9 @@ export const IMAGE_CACHE_DEFAULTS = Object.freeze({
   frameBytes: 8 * 1024 * 1024,
 });
 
+// A cached layout's key is digit count * this + units shown: more than the four time units.
+const LAYOUT_KEY_UNITS = 8;
+
 /** What an image needs before its frames: the input, its text, atlas and layout. */
 interface Placement {
   input: ResolvedInput;
@@ -127,6 +130,17 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
   // The atlas each finished build gave, so an image of a built look needs no await.
   const built = new WeakMap<Promise<Atlas>, Atlas>();
   let atlasBuilds = 0;
+  // Layouts per atlas, planned once instead of for every image: planning one costs about a
+  // tenth of a warm GIF (bench/README.md, issue 37). Dropped with the atlas.
+  const layoutCache = new WeakMap<Atlas, Map<number, Layout>>();
+  const layoutsOf = (atlas: Atlas): Map<number, Layout> => {
+    let found = layoutCache.get(atlas);
+    if (!found) {
+      found = new Map();
+      layoutCache.set(atlas, found);
+    }
+    return found;
+  };
 
   function textOf(input: ResolvedInput): Drawn {
     const key = `${input.lookKey}\u0000${input.endedText}${input.font ? "\u0000upload" : ""}`;
@@ -267,17 +281,21 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
           return building.then((ready) => fit(input, drawn, caps, plan, planOf, at, steps, ready));
         }
       }
-      const layout = planLayout(atlas.spec, atlas.sizes, plan);
       const fitted = atlas;
-      const layouts = new Map<number, Layout>([[plan.units.length, layout]]);
+      const layouts = layoutsOf(atlas);
+      // The atlas fixes the look, its texts and units; of the plan only the largest unit's
+      // digit count (capacity[0]) and how many units show vary from image to image.
+      const largest = caps[0]![1];
       const layoutFor = (n: number): Layout => {
-        let found = layouts.get(n);
+        const key = largest * LAYOUT_KEY_UNITS + n;
+        let found = layouts.get(key);
         if (!found) {
           found = planLayout(fitted.spec, fitted.sizes, planOf(n));
-          layouts.set(n, found);
+          layouts.set(key, found);
         }
         return found;
       };
+      const layout = layoutFor(plan.units.length);
       const placement = { input, text: drawn.text, atlas, layout, layoutFor };
       if (layout.fits || done >= 4) return placement;
       const { content } = atlas.spec;
@@ -306,12 +324,13 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
       // The end is final: the animation stops on the ended look instead of looping back.
       if (content.ended) break;
     }
+    const separator = drawnSeparator(text);
     const placed = contents.map((content) =>
       placeCells(
         layoutFor(content.ended ? p.layout.groups.length : content.parts.length),
         atlas.sizes,
         content,
-        drawnSeparator(text),
+        separator,
       ),
     );
     return { ...p, contents, placed };

@@ -27,19 +27,33 @@ export interface SplitOptions {
  * @example splitRemaining(93_784, { units: ["days", "hours"] }) // [{unit:"days",value:1},{unit:"hours",value:3}]
  */
 export function splitRemaining(totalSeconds: number, options: SplitOptions = {}): RemainingPart[] {
+  return remainingSplitter(options)(totalSeconds);
+}
+
+/**
+ * {@link splitRemaining} with its options applied once: an image splits the time of each of
+ * its 60 frames, and working out the shown units each time was a share of its cost.
+ * @example remainingSplitter({ units: ["days", "hours"] })(93_784) // [{unit:"days",value:1},{unit:"hours",value:3}]
+ */
+export function remainingSplitter(
+  options: SplitOptions = {},
+): (totalSeconds: number) => RemainingPart[] {
   const largest = options.largestUnit ?? "days";
   const wanted = new Set(options.units ?? TIME_UNITS);
   let shown = TIME_UNITS.filter((unit) => wanted.has(unit) && unitRank(unit) >= unitRank(largest));
   if (shown.length === 0) shown = [largest];
   const smallest = UNIT_SECONDS[shown[shown.length - 1]!];
-  const total = Number.isFinite(totalSeconds) ? Math.max(0, Math.ceil(totalSeconds)) : 0;
-  let rest = Math.ceil(total / smallest) * smallest;
-  const parts = shown.map((unit) => {
-    const value = Math.floor(rest / UNIT_SECONDS[unit]);
-    rest -= value * UNIT_SECONDS[unit];
-    return { unit, value };
-  });
-  return options.hideLeadingZeroUnits ? withoutLeadingZeroUnits(parts) : parts;
+  const hide = options.hideLeadingZeroUnits === true;
+  return (totalSeconds) => {
+    const total = Number.isFinite(totalSeconds) ? Math.max(0, Math.ceil(totalSeconds)) : 0;
+    let rest = Math.ceil(total / smallest) * smallest;
+    const parts = shown.map((unit) => {
+      const value = Math.floor(rest / UNIT_SECONDS[unit]);
+      rest -= value * UNIT_SECONDS[unit];
+      return { unit, value };
+    });
+    return hide ? withoutLeadingZeroUnits(parts) : parts;
+  };
 }
 
 /**

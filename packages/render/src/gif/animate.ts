@@ -111,6 +111,19 @@ function baseBits(atlas: Atlas): number {
   return bits;
 }
 
+// The widest code any cell of the atlas needs: when the panel's is as wide (a look without
+// emoji), no image's cells can widen frame 0's and the per-image look-up is skipped.
+const cellsBitsOf = new WeakMap<Atlas, number>();
+function cellsBits(atlas: Atlas): number {
+  let bits = cellsBitsOf.get(atlas);
+  if (bits === undefined) {
+    bits = 1;
+    for (const raster of atlas.cells.values()) bits = Math.max(bits, cellBits(raster));
+    cellsBitsOf.set(atlas, bits);
+  }
+  return bits;
+}
+
 /**
  * Frame 0, whole. The rows above the first inked row and below the last are the
  * panel's, the same for every image of the atlas: they are kept as LZW pieces
@@ -134,10 +147,11 @@ function firstFrame(atlas: Atlas, placed: readonly PlacedCell[], cache: FrameCac
   // One code size for the whole stream: the panel's, or its cells' when they need more
   // (known per cell: scanning the band for each image would cost a tenth of it).
   let bits = baseBits(atlas);
-  for (const p of placed) {
-    const raster = cells.get(p.cell.key);
-    if (raster) bits = Math.max(bits, cellBits(raster));
-  }
+  if (cellsBits(atlas) > bits)
+    for (const p of placed) {
+      const raster = cells.get(p.cell.key);
+      if (raster) bits = Math.max(bits, cellBits(raster));
+    }
   // Pieces first: making one uses the encoder, which the frame's stream then takes over.
   const head =
     top > 0

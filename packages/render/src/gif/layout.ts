@@ -1,6 +1,6 @@
 // Where everything goes, in whole device pixels. Pure arithmetic on the cell
-// sizes the atlas measured: computing a layout costs microseconds, so it is
-// redone for every image (the digit count of the largest unit varies per timer).
+// sizes the atlas measured; the renderer keeps each atlas's layouts, one per digit
+// count of the largest unit and number of units shown (image.ts).
 import type { LookStyle, TimeUnit } from "@tminus/core";
 import { unitStep, unitSteps } from "../_shares";
 import type { FrameContent } from "../content";
