@@ -34,8 +34,9 @@ export default defineConfig({
     // Two files at a time. Vitest's default is one fewer than the cores, so one at a time on
     // CI's two: most files spend their time waiting on loopback HTTP, PostgreSQL or a worker,
     // and one after another the suite took half an hour. Not more than two, and the projects
-    // that start processes and browsers (cli, dashboard, examples) one file at a time
-    // (`SERIAL`, run after the others): a loaded machine timed their waits out.
+    // that start processes, servers and browsers (http, cli, dashboard, examples) one file at
+    // a time (`SERIAL`, run after the others): two at once timed their waits out, and
+    // http's load-shedding test needs the machine to itself.
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "core", include: ["packages/core/test/**/*.test.ts"] } },
@@ -52,7 +53,10 @@ export default defineConfig({
         extends: true,
         test: { name: "store-pglite", include: ["packages/store/test/pglite.test.ts"] },
       },
-      { extends: true, test: { name: "http", include: ["packages/http/test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "http", include: ["packages/http/test/**/*.test.ts"], ...SERIAL },
+      },
       {
         extends: true,
         test: { name: "dashboard", include: ["packages/dashboard/test/**/*.test.ts"], ...SERIAL },
