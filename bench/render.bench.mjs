@@ -25,7 +25,8 @@
 //    per round, medians of the round medians.
 //
 //   npx -y pnpm@10 build && node bench/render.bench.mjs [--rounds 5] [--runs 200]
-//        [--baseline-runs 3] [--children 5] [--base /work/wt/main-build [--only-base]] [--json]
+//        [--baseline-runs 3] [--children 5] [--base /work/wt/main-build [--only-base]
+//        [--frame-bytes 0]] [--json]
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -46,6 +47,11 @@ const { values } = parseArgs({
     "only-styles": { type: "boolean", default: false },
     "only-sizes": { type: "boolean", default: false },
     json: { type: "boolean", default: false },
+    // Section 4 only: each renderer's frame cache in bytes (0: every GIF encoded whole, so
+    // the A/B measures drawing and encoding alone, not how often the cache is hit).
+    "frame-bytes": { type: "string" },
+    // Section 4 only: each case in a fresh process of its own (bench/_render-look-case.mjs).
+    processes: { type: "boolean", default: false },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -292,7 +298,7 @@ if (values["only-styles"]) {
 
 if (values.base && values["only-base"]) {
   // Section 4 alone, for a quick comparison with an earlier build.
-  const v = await againstBase(values.base);
+  const v = values.processes ? againstBaseInProcesses(values.base) : await againstBase(values.base);
   process.stdout.write(
     `${JSON.stringify({ load_average: loadavg().map((x) => round(x, 1)), ...v }, null, 2)}\n`,
   );
@@ -354,10 +360,60 @@ for (let r = 0; r < ROUNDS; r++) {
 // ---------------------------------------------------------------------------------------
 // 4. Against an earlier build, on the looks of issue 37 (only with --base).
 
+/**
+ * Section 4 with every case in a fresh process (--processes): in one process the two
+ * builds' code shares V8's feedback and heap, and whole runs moved by up to 1.7x against
+ * each other (bench/README.md, issue 37). Each round runs every case once in a rotated
+ * order; the ratios are medians of the rounds' own ratios.
+ */
+function againstBaseInProcesses(baseDir) {
+  const here = fileURLToPath(new URL("..", import.meta.url));
+  const child = fileURLToPath(new URL("./_render-look-case.mjs", import.meta.url));
+  const runs = Math.max(20, Math.round(RUNS / 2));
+  const cases = {
+    default_then: [baseDir, "default"],
+    default_now: [here, "default"],
+    emoji_texts_now: [here, "emoji_texts"],
+    emoji_separator_now: [here, "emoji_separator"],
+    under_a_day_then: [baseDir, "under_a_day"],
+    hidden_zeros_now: [here, "hidden_zeros"],
+    emoji_texts_and_hidden_zeros_now: [here, "emoji_texts_and_hidden_zeros"],
+  };
+  // With --styles: each look.style of this tree against the earlier build's default look
+  // (issue 39's "today", when the earlier build is the one the issue was filed on).
+  if (values.styles)
+    for (const style of LOOK_STYLES) cases[`style_${style}_now`] = [here, `style:${style}`];
+  const names = Object.keys(cases);
+  const perRound = Object.fromEntries(names.map((k) => [k, []]));
+  for (let r = 0; r < ROUNDS; r++)
+    for (let j = 0; j < names.length; j++) {
+      const name = names[(j + r) % names.length];
+      const [dir, look] = cases[name];
+      const out = execFileSync(process.execPath, [child, dir, look, String(runs)], {
+        encoding: "utf8",
+      });
+      perRound[name].push(JSON.parse(out.trim().split("\n").pop()).ms);
+    }
+  const v = summarise(baseDir, "processes", runs, perRound);
+  if (values.styles)
+    v.styles_over_default_then = Object.fromEntries(
+      LOOK_STYLES.map((style) => [
+        style,
+        round(
+          median(perRound[`style_${style}_now`].map((x, r) => x / perRound.default_then[r])),
+          3,
+        ),
+      ]),
+    );
+  return v;
+}
+
 async function againstBase(baseDir) {
   const base = await import(join(baseDir, "packages/render/dist/index.js"));
-  const then = base.createImageRenderer();
-  const now = createImageRenderer();
+  const cache =
+    values["frame-bytes"] === undefined ? {} : { frameBytes: Number(values["frame-bytes"]) };
+  const then = base.createImageRenderer(cache);
+  const now = createImageRenderer(cache);
   // 3 days and some (the label shows), and under a day (days are zero: hidden when asked).
   const days = (i) => remainingFor(i);
   const hours = (i) => 4 * 3_600 + 5 * 60 + 7 + ((i * 7_919) % 72_000);
@@ -399,10 +455,16 @@ async function againstBase(baseDir) {
       const used = process.cpuUsage(cpu);
       perRound[name].push((used.user + used.system) / 1000 / runs);
     }
+  return summarise(baseDir, cache.frameBytes ?? "default", runs, perRound);
+}
+
+/** Medians per case, and each ratio as the median of the rounds' own ratios. */
+function summarise(baseDir, frameBytes, runs, perRound) {
   const m = Object.fromEntries(Object.entries(perRound).map(([k, v]) => [k, median(v)]));
   const ratio = (a, b) => round(median(perRound[a].map((x, r) => x / perRound[b][r])), 3);
   return {
     base: baseDir,
+    frame_bytes: frameBytes,
     runs_per_round: runs,
     median_ms: Object.fromEntries(Object.entries(m).map(([k, v]) => [k, round(v, 3)])),
     per_round_ms: Object.fromEntries(

@@ -4,17 +4,10 @@
 import { type Look, splitRemaining, type TimeUnit, UNIT_SECONDS } from "@tminus/core";
 import { type ByteLru, createByteLru, createLru, type Lru } from "./_lru";
 import { parseHex, type Variant, variantColors } from "./colors";
-import {
-  drawnSeparator,
-  drawnText,
-  type FrameContent,
-  frameContent,
-  type LookText,
-  lookText,
-} from "./content";
+import { drawnSeparator, drawnText, frameContent, type LookText, lookText } from "./content";
 import { invalid } from "./errors";
 import { type FontStack, fontStack } from "./fonts";
-import { animationFrames, type FrameCache } from "./gif/animate";
+import { animationFrames, type FrameCache, type PlacedFrames } from "./gif/animate";
 import { type Atlas, buildAtlas, flatten, rasterise, toSvg } from "./gif/atlas";
 import { drawFrame, releaseScratch, scratchCanvas } from "./gif/composite";
 import { encodeGif } from "./gif/encode";
@@ -107,8 +100,10 @@ interface Placement {
 }
 
 interface Prepared extends Placement {
-  contents: FrameContent[];
-  placed: PlacedCell[][];
+  /** The frames, up to the first that shows the ended look; each placed when asked. */
+  placed: PlacedFrames;
+  /** Whether the last frame shows the ended look. */
+  endsEnded: boolean;
 }
 
 /**
@@ -308,32 +303,35 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
   }
 
   /**
-   * The frames' contents and cells, made after every await and used at once: a render's
-   * thousands of small objects then die young. Made before an await, they would be alive
-   * in every image waiting on an atlas at a minor GC, and V8 would then allocate them in
-   * the old generation for the rest of the process (allocation-site pretenuring), which
-   * made `render --batch` spend twice the CPU per image (bench/README.md).
+   * The frames' contents and cells, made after every await, one frame at a time as the
+   * encoder asks (animate.ts, PlacedFrames): a render's thousands of small objects then die
+   * young. Made before an await, or all 60 frames' worth before encoding, many would be
+   * alive at a minor GC, and V8 would then allocate them in the old generation for the rest
+   * of the process (allocation-site pretenuring): twice the CPU per image for `render
+   * --batch`, 1.6x per GIF in some processes (bench/README.md).
    */
   function place(p: Placement, frameCount?: number): Prepared {
     const { input, text, atlas, layoutFor } = p;
     const count = frameCount ?? (input.running ? input.frames : 1);
-    const contents: FrameContent[] = [];
-    for (let k = 0; k < count; k++) {
-      const content = frameContent(text, input.remaining - (input.running ? k : 0));
-      contents.push(content);
-      // The end is final: the animation stops on the ended look instead of looping back.
-      if (content.ended) break;
-    }
+    const remainingAt = (k: number) => input.remaining - (input.running ? k : 0);
+    // The end is final: the animation stops on the ended look instead of looping back.
+    const shown =
+      input.remaining <= 0
+        ? 1
+        : input.running
+          ? Math.min(count, Math.ceil(input.remaining) + 1)
+          : count;
     const separator = drawnSeparator(text);
-    const placed = contents.map((content) =>
-      placeCells(
+    const at = (k: number): PlacedCell[] => {
+      const content = frameContent(text, remainingAt(k));
+      return placeCells(
         layoutFor(content.ended ? p.layout.groups.length : content.parts.length),
         atlas.sizes,
         content,
         separator,
-      ),
-    );
-    return { ...p, contents, placed };
+      );
+    };
+    return { ...p, placed: { count: shown, at }, endsEnded: remainingAt(shown - 1) <= 0 };
   }
 
   /** {@link prepare}, then {@link place}: synchronous when the atlas is built. */
@@ -346,12 +344,11 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     async gif(raw) {
       const ready = prepare(raw);
       const p = place(ready instanceof Promise ? await ready : ready);
-      const last = p.contents[p.contents.length - 1]!;
       return encodeGif({
         width: p.atlas.base.w,
         height: p.atlas.base.h,
         palette: p.atlas.palette,
-        loop: p.input.running && p.contents.length > 1 && !last.ended,
+        loop: p.input.running && p.placed.count > 1 && !p.endsEnded,
         frames: animationFrames(p.atlas, p.placed, frames),
       });
     },
@@ -359,14 +356,14 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     async png(raw) {
       const p = await prepared(raw, 1);
       const canvas = scratchCanvas(p.atlas.base);
-      drawFrame(canvas, p.placed[0]!, p.atlas.cells);
+      drawFrame(canvas, p.placed.at(0), p.atlas.cells);
       return encodePng(canvas, p.atlas.palette);
     },
 
     async rgba(raw) {
       const p = await prepared(raw, frameIndex(raw) + 1);
       const canvas = scratchCanvas(p.atlas.base);
-      drawFrame(canvas, p.placed[Math.min(frameIndex(raw), p.placed.length - 1)]!, p.atlas.cells);
+      drawFrame(canvas, p.placed.at(Math.min(frameIndex(raw), p.placed.count - 1)), p.atlas.cells);
       const { rgb, transparentIndex } = p.atlas.palette;
       const out = new Uint8Array(canvas.w * canvas.h * 4);
       for (let i = 0; i < canvas.pixels.length; i++) {
@@ -380,7 +377,7 @@ export function createImageRenderer(options: ImageRendererOptions = {}): ImageRe
     async reference(raw) {
       const p = await prepared(raw, frameIndex(raw) + 1);
       const { spec } = p.atlas;
-      const placed = p.placed[Math.min(frameIndex(raw), p.placed.length - 1)]!;
+      const placed = p.placed.at(Math.min(frameIndex(raw), p.placed.count - 1));
       const svg = await toSvg(frameElement(spec, placed), spec, spec.width);
       const raster = rasterise(svg);
       const flat = flatten(raster.pixels, parseHex(spec.colors.matte), spec.transparent);

@@ -48,4 +48,33 @@ describe("frame k of any GIF", () => {
       { numRuns: 40 },
     );
   });
+
+  it("is the same picture with no frame cache, every frame encoded afresh", async () => {
+    // Without a cache every frame is a miss: the encoder reuses what it drew for the frame
+    // before (animate.ts) and cuts each frame to its changed pixels (delta.ts).
+    const uncached = createImageRenderer({ frameBytes: 0 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 40 * 86_400 }),
+        fc.constantFrom<LookInput>(
+          {},
+          { style: "circles" },
+          { style: "bar" },
+          { style: "flip" },
+          { separator: "🔥" },
+        ),
+        async (remaining, look) => {
+          const input = { remainingSeconds: remaining, frames: 12, look };
+          const a = decodeGif(await uncached.gif(input));
+          const b = decodeGif(await images.gif(input));
+          expect(a.frames).toHaveLength(b.frames.length);
+          for (let k = 0; k < a.frames.length; k++) {
+            const still = await images.rgba({ ...input, frame: k });
+            expect(samePixels(a.frames[k]!, still), `frame ${k}`).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 20 },
+    );
+  }, 120_000);
 });

@@ -28,6 +28,7 @@ import {
   lzwFlush,
   lzwHeadPiece,
   lzwImageData,
+  lzwRunPiece,
   lzwSegment,
   lzwTailPiece,
 } from "./lzw";
@@ -77,15 +78,24 @@ function inkSpan(p: PlacedCell, cells: CellRasters): Box | null {
 /** The part of a cache key that names the cells drawn inside `rect`, where they sit. */
 function cellsIn(placed: readonly PlacedCell[], cells: CellRasters, rect: Box): string {
   let key = "";
+  const rx1 = rect.x + rect.w;
+  const ry1 = rect.y + rect.h;
   for (const p of placed) {
-    const s = inkSpan(p, cells);
-    if (!s) continue;
-    if (s.x >= rect.x + rect.w || s.x + s.w <= rect.x) continue;
-    if (s.y >= rect.y + rect.h || s.y + s.h <= rect.y) continue;
+    // inkSpan's test, without a box made per cell per frame (this runs twice per frame).
+    const ink = cells.get(p.cell.key)?.ink;
+    if (!ink) continue;
+    const x = p.x + ink.x;
+    const y = p.y + ink.y;
+    const h = Math.min(p.h, ink.y + ink.h) - ink.y;
+    if (h <= 0 || x >= rx1 || x + ink.w <= rect.x || y >= ry1 || y + h <= rect.y) continue;
     key += `;${p.cell.key}@${p.x},${p.y},${p.h}`;
   }
   return key;
 }
+
+/** Whether `a` lies within `b`. */
+const inside = (a: Box, b: Box) =>
+  a.x >= b.x && a.y >= b.y && a.x + a.w <= b.x + b.w && a.y + a.h <= b.y + b.h;
 
 const boxKey = (b: Box) => `${b.x},${b.y},${b.w},${b.h}`;
 
@@ -124,24 +134,41 @@ function cellsBits(atlas: Atlas): number {
   return bits;
 }
 
+/** Cells that differ from image to image of one layout: digits and the rings or bars. */
+const VARIES = new Set(["digit", "ring", "bar", "ended"]);
+
 /**
  * Frame 0, whole. The rows above the first inked row and below the last are the
  * panel's, the same for every image of the atlas: they are kept as LZW pieces
  * and the stream restarts (a clear code) at the band's edges, so only the band
- * is encoded per image.
+ * is encoded per image. Inside the band, the rows above and below the digits (a label
+ * row under them) hold only cells every image of the layout shares: kept as pieces too,
+ * under the cells they show.
  */
 function firstFrame(atlas: Atlas, placed: readonly PlacedCell[], cache: FrameCache): Uint8Array {
   const { base, cells, id } = atlas;
   const w = base.w;
   let top = base.h;
   let bottom = 0;
+  let varyTop = base.h;
+  let varyBottom = 0;
   for (const p of placed) {
     const s = inkSpan(p, cells);
     if (!s) continue;
-    top = Math.min(top, Math.max(0, s.y));
-    bottom = Math.max(bottom, Math.min(base.h, s.y + s.h));
+    const y0 = Math.max(0, s.y);
+    const y1 = Math.min(base.h, s.y + s.h);
+    top = Math.min(top, y0);
+    bottom = Math.max(bottom, y1);
+    if (VARIES.has(p.cell.kind)) {
+      varyTop = Math.min(varyTop, y0);
+      varyBottom = Math.max(varyBottom, y1);
+    }
   }
   if (top >= bottom) return cached(cache, `${id}|P`, () => lzwEncode(base.pixels, baseBits(atlas)));
+  if (varyTop >= varyBottom) {
+    varyTop = top;
+    varyBottom = bottom;
+  }
   const canvas = scratchCanvas(base);
   redraw(canvas, placed, cells, { x: 0, y: top, w, h: bottom - top });
   // One code size for the whole stream: the panel's, or its cells' when they need more
@@ -163,9 +190,26 @@ function firstFrame(atlas: Atlas, placed: readonly PlacedCell[], cache: FrameCac
           lzwTailPiece(base.pixels, bottom * w, base.h * w, bits),
         )
       : null;
+  const shared = (from: number, to: number): LzwPiece | null => {
+    if (from >= to) return null;
+    const rows = { x: 0, y: from, w, h: to - from };
+    return cached(cache, `${id}|S${from},${to}|${bits}${cellsIn(placed, cells, rows)}`, () =>
+      lzwRunPiece(canvas.pixels, from * w, to * w, bits),
+    );
+  };
+  const above = shared(top, varyTop);
+  const below = shared(varyBottom, bottom);
   lzwBegin(bits);
   if (head) lzwAppend(head);
-  lzwSegment(canvas.pixels, top * w, bottom * w);
+  if (above) {
+    lzwClear();
+    lzwAppend(above);
+  }
+  lzwSegment(canvas.pixels, varyTop * w, varyBottom * w);
+  if (below) {
+    lzwClear();
+    lzwAppend(below);
+  }
   if (tail) {
     lzwClear();
     lzwAppend(tail);
@@ -177,25 +221,32 @@ function firstFrame(atlas: Atlas, placed: readonly PlacedCell[], cache: FrameCac
 }
 
 /**
- * Every frame of the animation: frame 0 whole, then per frame only what changed.
- * `placed[k]` is frame k's cells.
+ * An animation's frames, each placed when asked and asked once, in order: frame k's cells
+ * are `at(k)`. A GIF's cells are then never all alive at once. When they were (60 frames'
+ * worth made first, then encoded), a young-generation GC in the middle of encoding found
+ * most of them alive, and V8 then allocated every later image's cells in the old
+ * generation (allocation-site pretenuring): about 1.6x the CPU per GIF, in some processes
+ * and not others (bench/README.md, issue 37).
  */
-export function animationFrames(
-  atlas: Atlas,
-  placed: readonly PlacedCell[][],
-  cache: FrameCache,
-): GifFrame[] {
+export interface PlacedFrames {
+  count: number;
+  at(k: number): readonly PlacedCell[];
+}
+
+/** Every frame of the animation: frame 0 whole, then per frame only what changed. */
+export function animationFrames(atlas: Atlas, placed: PlacedFrames, cache: FrameCache): GifFrame[] {
   const { base } = atlas;
+  const first = placed.at(0);
   const frames: GifFrame[] = [
     {
       box: { x: 0, y: 0, w: base.w, h: base.h },
-      data: firstFrame(atlas, placed[0]!, cache),
+      data: firstFrame(atlas, first, cache),
       delay: FRAME_DELAY,
       dispose: 1,
     },
   ];
-  if (atlas.palette.transparentIndex >= 0) transparentFrames(atlas, placed, cache, frames);
-  else opaqueFrames(atlas, placed, cache, frames);
+  if (atlas.palette.transparentIndex >= 0) transparentFrames(atlas, first, placed, cache, frames);
+  else opaqueFrames(atlas, first, placed, cache, frames);
   return frames;
 }
 
@@ -227,25 +278,34 @@ function steadyFrame(
  */
 function opaqueFrames(
   atlas: Atlas,
-  placed: readonly PlacedCell[][],
+  first: readonly PlacedCell[],
+  placed: PlacedFrames,
   cache: FrameCache,
   frames: GifFrame[],
 ): void {
   const { cells, id, base } = atlas;
-  for (let k = 1; k < placed.length; k++) {
-    const before = placed[k - 1]!;
-    const after = placed[k]!;
+  let after = first;
+  // Where the scratch canvas holds the frame before (the rectangle the last frame encoded
+  // here drew): a frame not cached inside it need not draw the frame before again. Without
+  // a frame cache every frame is encoded, and most rectangles repeat (a seconds digit).
+  let drawn: Box | null = null;
+  for (let k = 1; k < placed.count; k++) {
+    const before = after;
+    after = placed.at(k);
     const rect = changedRect(before, after, cells, base);
     if (!rect) {
       frames.push(steadyFrame(atlas, after, NO_CHANGE, cache));
       continue;
     }
     const key = `${id}|D${boxKey(rect)}${cellsIn(after, cells, rect)}|${cellsIn(before, cells, rect)}`;
+    const held = drawn;
+    drawn = null;
     const delta = cached(cache, key, () => {
       const canvas = scratchCanvas(base);
-      redraw(canvas, before, cells, rect);
+      if (!held || !inside(rect, held)) redraw(canvas, before, cells, rect);
       const under = extract(canvas, rect);
       redraw(canvas, after, cells, rect);
+      drawn = rect;
       return deltaFrame(under, extract(canvas, rect), rect, atlas.palette.bits);
     });
     frames.push({
@@ -270,38 +330,47 @@ function opaqueFrames(
  */
 function transparentFrames(
   atlas: Atlas,
-  placed: readonly PlacedCell[][],
+  first: readonly PlacedCell[],
+  placed: PlacedFrames,
   cache: FrameCache,
   frames: GifFrame[],
 ): void {
   const { cells, id, base } = atlas;
-  const n = placed.length;
-  const changes: Array<Box | null> = [null];
-  for (let k = 1; k < n; k++) changes.push(changedRect(placed[k - 1]!, placed[k]!, cells, base));
+  const n = placed.count;
+  // Frame k needs the change into frame k + 1: a window of frames k and k + 1.
+  let current = first;
+  let next = n > 1 ? placed.at(1) : first;
+  let change = n > 1 ? changedRect(current, next, cells, base) : null;
   let area: Box | null = null;
   for (let k = 1; k < n; k++) {
+    current = next;
+    const changeIn = change;
+    if (k + 1 < n) {
+      next = placed.at(k + 1);
+      change = changedRect(current, next, cells, base);
+    } else change = null;
     const before = area;
-    area = union(union(area, changes[k]!), changes[k + 1] ?? null);
+    area = union(union(area, changeIn), change);
     if (!area) {
       // Nothing has changed yet: the second still gets its frame, a one-pixel repaint.
-      frames.push(steadyFrame(atlas, placed[k]!, NO_CHANGE, cache));
+      frames.push(steadyFrame(atlas, current, NO_CHANGE, cache));
       continue;
     }
     const rect = area;
-    const first = before === null;
+    const onFrame0 = before === null;
     // The first cleared-area frame lies on frame 0's pixels, which nothing cleared:
     // its picture depends on frame 0's cells there too.
-    const key = `${id}|A${boxKey(rect)}${cellsIn(placed[k]!, cells, rect)}${
-      first ? `|0${cellsIn(placed[0]!, cells, rect)}` : ""
+    const key = `${id}|A${boxKey(rect)}${cellsIn(current, cells, rect)}${
+      onFrame0 ? `|0${cellsIn(first, cells, rect)}` : ""
     }`;
     const data = cached(cache, key, () => {
       const canvas = scratchCanvas(base);
       let under: Uint8Array | null = null;
-      if (first) {
-        redraw(canvas, placed[0]!, cells, rect);
+      if (onFrame0) {
+        redraw(canvas, first, cells, rect);
         under = extract(canvas, rect);
       }
-      redraw(canvas, placed[k]!, cells, rect);
+      redraw(canvas, current, cells, rect);
       const pixels = extract(canvas, rect);
       if (under) {
         const t = atlas.palette.transparentIndex;

@@ -26,7 +26,7 @@ export function bitsOf(pixels: Uint8Array, from = 0, to = pixels.length): number
 }
 
 /**
- * The smaller of two encodings of `after` drawn over `before` (both `rect` of the canvas,
+ * The smaller (by their runs of one index) of two encodings of `after` drawn over `before` (both `rect` of the canvas,
  * row by row, palette indices of a table of `2^tableBits` colours), cropped to the pixels
  * that differ: those pixels as they are, or with every unchanged one turned into an index
  * that no changed pixel takes (the first free one), marked transparent. Either decodes to
@@ -44,42 +44,63 @@ export function deltaFrame(
   let x1 = -1;
   let y0 = rect.h;
   let y1 = -1;
-  const taken = new Uint8Array(256);
+  // Per row, the first and last pixel that differ: most rows hold none or a few.
   for (let y = 0; y < rect.h; y++) {
     const row = y * w;
-    for (let x = 0; x < w; x++) {
-      const p = after[row + x]!;
-      if (p === before[row + x]) continue;
-      taken[p] = 1;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      y1 = y;
+    let a = 0;
+    while (a < w && after[row + a] === before[row + a]) a++;
+    if (a === w) continue;
+    let b = w - 1;
+    while (after[row + b] === before[row + b]) b--;
+    if (a < x0) x0 = a;
+    if (b > x1) x1 = b;
+    if (y0 > y) y0 = y;
+    y1 = y;
+  }
+  if (x1 < 0) {
+    // No pixel changed, so none takes index 0: one transparent pixel.
+    const pixel = Uint8Array.of(0);
+    return { box: { x: rect.x, y: rect.y, w: 1, h: 1 }, data: lzwEncode(pixel, 1), transparent: 0 };
+  }
+  const box = { x: rect.x + x0, y: rect.y + y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
+  // One pass over the box: the indices changed pixels take, and where the next pixel
+  // differs from the one before in each encoding. LZW's output grows with these edges,
+  // not with the pixels between them, so they tell which of the two encodes smaller
+  // without encoding both (which doubled the cost of a frame not cached). An unchanged
+  // pixel is -2 here: it becomes an index no changed pixel takes, so it compares the same.
+  const taken = new Uint8Array(256);
+  let drawnEdges = 0;
+  let keptEdges = 0;
+  let lastDrawn = -1;
+  let lastKept = -1;
+  for (let y = 0; y < box.h; y++) {
+    const from = (y0 + y) * w + x0;
+    for (let x = 0; x < box.w; x++) {
+      const p = after[from + x]!;
+      if (p !== lastDrawn) drawnEdges++;
+      lastDrawn = p;
+      let k = -2;
+      if (p !== before[from + x]) {
+        taken[p] = 1;
+        k = p;
+      }
+      if (k !== lastKept) keptEdges++;
+      lastKept = k;
     }
   }
   let free = taken.indexOf(0);
   if (free >= 1 << tableBits) free = -1;
-  if (x1 < 0) {
-    const box = { x: rect.x, y: rect.y, w: 1, h: 1 };
-    const pixel = Uint8Array.of(free >= 0 ? free : after[0]!);
-    return { box, data: lzwEncode(pixel, bitsOf(pixel)), transparent: free };
-  }
-  const box = { x: rect.x + x0, y: rect.y + y0, w: x1 - x0 + 1, h: y1 - y0 + 1 };
-  const drawn = new Uint8Array(box.w * box.h);
-  const kept = free >= 0 ? new Uint8Array(box.w * box.h) : null;
+  const pixels = new Uint8Array(box.w * box.h);
+  const masked = free >= 0 && keptEdges < drawnEdges;
   for (let y = 0; y < box.h; y++) {
     const from = (y0 + y) * w + x0;
     const to = y * box.w;
-    for (let x = 0; x < box.w; x++) {
-      const p = after[from + x]!;
-      drawn[to + x] = p;
-      if (kept) kept[to + x] = p === before[from + x] ? free : p;
-    }
+    if (!masked) pixels.set(after.subarray(from, from + box.w), to);
+    else
+      for (let x = 0; x < box.w; x++) {
+        const p = after[from + x]!;
+        pixels[to + x] = p === before[from + x] ? free : p;
+      }
   }
-  const plain = lzwEncode(drawn, bitsOf(drawn));
-  if (!kept) return { box, data: plain, transparent: -1 };
-  const masked = lzwEncode(kept, bitsOf(kept));
-  return masked.length < plain.length
-    ? { box, data: masked, transparent: free }
-    : { box, data: plain, transparent: -1 };
+  return { box, data: lzwEncode(pixels, bitsOf(pixels)), transparent: masked ? free : -1 };
 }

@@ -254,6 +254,7 @@ export function placeCells(
   separator: string,
 ): PlacedCell[] {
   const placed: PlacedCell[] = [];
+  const cells = internedCells(sizes);
   const put = (cell: CellSpec, x: number, y: number, h?: number) => {
     const s = sizes.get(cell.key);
     if (!s) throw new Error(`atlas has no cell ${cell.key}`);
@@ -262,18 +263,21 @@ export function placeCells(
   if (content.ended) {
     if (layout.ended)
       put(
-        { key: cellKey.ended, kind: "ended", text: content.text },
+        cells.of("ended", content.text, () => cellKey.ended),
         layout.ended.x,
         layout.ended.y,
         layout.ended.h,
       );
     return placed;
   }
-  if (separator !== "")
-    for (const sep of layout.separators)
-      put({ key: cellKey.separator, kind: "separator", text: separator }, sep.x, sep.y);
+  if (separator !== "") {
+    const cell = cells.of("separator", separator, () => cellKey.separator);
+    for (const sep of layout.separators) put(cell, sep.x, sep.y);
+  }
   const shaped = SHAPED.has(layout.style);
-  content.parts.forEach((part, i) => {
+  const parts = content.parts;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
     const group = layout.groups[i]!;
     const n = part.digits.length;
     const { shape } = group;
@@ -286,44 +290,101 @@ export function placeCells(
       const share = k / steps;
       const bx = group.blockX;
       const by = group.blockY;
+      const cap = group.cap;
       if (layout.style === "boxes" || layout.style === "outlined")
-        put({ key: cellKey.box(group.cap), kind: "box", text: "" }, bx, by);
-      else if (layout.style === "circles")
-        put({ key: cellKey.ring(group.cap, steps, k), kind: "ring", text: "", share }, bx, by);
-      else if (layout.style === "bar")
         put(
-          { key: cellKey.bar(group.cap, steps, k), kind: "bar", text: "", share },
+          cells.of("box", cap, () => cellKey.box(cap)),
+          bx,
+          by,
+        );
+      else if (layout.style === "circles") {
+        // A number names the step: no key string built per ring per frame.
+        const id = (cap * 4096 + steps) * 4096 + k;
+        put(
+          cells.of("ring", id, () => cellKey.ring(cap, steps, k), share),
+          bx,
+          by,
+        );
+      } else if (layout.style === "bar") {
+        const id = (cap * 4096 + steps) * 4096 + k;
+        put(
+          cells.of("bar", id, () => cellKey.bar(cap, steps, k), share),
           bx,
           by + shape.barY,
         );
+      }
       const digitsW = group.cap * layout.slotW;
       start = bx + shape.dx + Math.floor((digitsW - n * layout.slotW) / 2);
       if (shape.card) {
         // One card per digit shown, centred in the block.
         pitch = shape.card.w + shape.card.gap;
         const x0 = bx + Math.floor((shape.w - (n * pitch - shape.card.gap)) / 2);
-        for (let j = 0; j < n; j++)
-          put({ key: cellKey.card, kind: "card", text: "" }, x0 + j * pitch, by);
+        const card = cells.of("card", 0, () => cellKey.card);
+        for (let j = 0; j < n; j++) put(card, x0 + j * pitch, by);
         start = x0 + shape.dx;
       }
     }
     for (let j = 0; j < n; j++) {
       const digit = part.digits[j]!;
-      const key = cellKey.digit(digit);
-      const w = sizes.get(key)?.w ?? layout.slotW;
+      const cell = cells.digit(digit);
+      const w = sizes.get(cell.key)?.w ?? layout.slotW;
       // Proportional digits sit centred in their fixed-width slot.
       const x = start + j * pitch + Math.floor((layout.slotW - w) / 2);
-      put({ key, kind: "digit", text: digit }, x, group.digitsY);
+      put(cell, x, group.digitsY);
     }
     if (part.label !== "") {
-      const key = cellKey.label(part.label);
-      const w = sizes.get(key)?.w ?? 0;
-      put(
-        { key, kind: "label", text: part.label },
-        group.x + Math.floor((group.w - w) / 2),
-        group.labelY,
-      );
+      const label = part.label;
+      const cell = cells.of("label", label, () => cellKey.label(label));
+      const w = sizes.get(cell.key)?.w ?? 0;
+      put(cell, group.x + Math.floor((group.w - w) / 2), group.labelY);
     }
-  });
+  }
   return placed;
 }
+
+/** An atlas's cell specs, made once each: a frame's placement then allocates only its boxes. */
+interface InternedCells {
+  digit(d: string): CellSpec;
+  /** A cell of `kind` whose atlas key is `key()`, named here by `id` (no string built per frame). */
+  of(kind: CellSpec["kind"], id: string | number, key: () => string, share?: number): CellSpec;
+}
+
+// Per atlas (its sizes map stands for it): dropped with the atlas.
+const interned = new WeakMap<ReadonlyMap<string, CellSize>, InternedCells>();
+
+function internedCells(sizes: ReadonlyMap<string, CellSize>): InternedCells {
+  let found = interned.get(sizes);
+  if (found) return found;
+  const byKind = new Map<CellSpec["kind"], Map<string | number, CellSpec>>();
+  const digits = new Map<string, CellSpec>();
+  found = {
+    // Digits by their one character (V8 keeps one-character strings unique).
+    digit(d) {
+      let cell = digits.get(d);
+      if (!cell) {
+        cell = { key: cellKey.digit(d), kind: "digit", text: d };
+        digits.set(d, cell);
+      }
+      return cell;
+    },
+    of(kind, id, key, share) {
+      let byId = byKind.get(kind);
+      if (!byId) {
+        byId = new Map();
+        byKind.set(kind, byId);
+      }
+      let cell = byId.get(id);
+      if (!cell) {
+        const text = typeof id === "string" && TEXT_KINDS.has(kind) ? id : "";
+        cell = share === undefined ? { key: key(), kind, text } : { key: key(), kind, text, share };
+        byId.set(id, cell);
+      }
+      return cell;
+    },
+  };
+  interned.set(sizes, found);
+  return found;
+}
+
+// Kinds whose cell draws a text: their id is that text.
+const TEXT_KINDS: ReadonlySet<CellSpec["kind"]> = new Set(["ended", "separator", "label"]);

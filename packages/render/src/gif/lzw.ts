@@ -240,6 +240,17 @@ export const lzwTailPiece: PieceEncoder = (pixels, from, to, paletteBits) => {
 };
 
 /**
+ * A piece for the middle of a stream: `pixels[from..to)` from a fresh dictionary, no clear
+ * and no end code. The caller writes the clear (at the width in force there) before
+ * appending it, and a clear or the end after.
+ */
+export const lzwRunPiece: PieceEncoder = (pixels, from, to, paletteBits) => {
+  lzwBegin(paletteBits);
+  lzwRun(pixels, from, to);
+  return lzwPiece();
+};
+
+/**
  * A piece that starts a stream: the first clear, then `pixels[from..to)`; the
  * caller continues with {@link lzwSegment}.
  */

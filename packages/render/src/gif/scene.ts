@@ -554,7 +554,7 @@ export interface PlacedCell extends Box {
 }
 
 /** A whole frame as one tree: the panel and every placed cell at its position. */
-export function frameElement(spec: SceneSpec, placed: PlacedCell[]): Element {
+export function frameElement(spec: SceneSpec, placed: readonly PlacedCell[]): Element {
   return panelElement(
     spec,
     placed.map(({ cell, x, y, w, h }) =>
