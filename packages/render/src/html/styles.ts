@@ -78,9 +78,29 @@ export function rowWidthEm(c: Countdown): number {
       ? GAP
       : [...c.look.separator].reduce((w, ch) => w + charEm(ch, c.look.font, uploaded), 2 * SEP_PAD);
   return parts.reduce(
-    (w, p, i) => w + Math.max(GROUP_MIN, p.text.length * digit) + (i > 0 ? sep : 0),
+    (w, p, i) => w + unitEm(c.look.style, p.text.length, digit) + (i > 0 ? sep : 0),
     2 * PANEL_PAD_X,
   );
+}
+
+/**
+ * One unit's width in em: its digits and what its style draws around them (the padding and
+ * border of boxes, outlines and flip cards, a ring's diameter). Left out, a phone's row is
+ * wider than its font size was chosen for, its groups shrink, and shapes run into separators.
+ */
+function unitEm(style: Look["style"], chars: number, digit: number): number {
+  const text = chars * digit;
+  switch (style) {
+    case "boxes":
+    case "outlined":
+      return Math.max(GROUP_MIN, text + 0.4); // .16em padding and up to .04em border a side
+    case "flip":
+      return Math.max(GROUP_MIN, text + chars * 0.06 + 0.24); // letter-spacing, .12em padding
+    case "circles":
+      return Math.max(2.3, text + 0.4); // the ring's min-width, or .2em padding a side
+    default:
+      return Math.max(GROUP_MIN, text);
+  }
 }
 
 /**
