@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { type LookInput, lookSchema } from "@tminus/core";
+import { LOOK_STYLES, type LookInput, lookSchema } from "@tminus/core";
 import fc from "fast-check";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -49,6 +49,8 @@ const anyLook = fc
         { requiredKeys: [] },
       ),
       panel: fc.constantFrom("rounded", "plain"),
+      // Each style's padding, borders and rings widen the row the fit must shrink (issue 39).
+      style: fc.constantFrom(...LOOK_STYLES),
       locale: fc.constantFrom("en", "de", "fi", "ja", "ar"),
     },
     { requiredKeys: [] },
@@ -334,11 +336,15 @@ describe.skipIf(!chromiumAvailable)("<tminus-countdown> in Chromium", () => {
     // The widest looks first: three-character separators, 9,999 days, long labels, 200 px.
     const hard = [
       { separator: "WWW", font_size: 200 },
-      { separator: " : ", font: "mono", font_size: 120 },
-      { separator: "😀", locale: "de", font_size: 96 },
-      { separator: "Щ|Щ", font: "serif", font_size: 72, locale: "fi" },
-      { separator: "%", font_size: 64, labels: LONG_LABELS },
+      { separator: "WWW", font_size: 200, style: "circles" },
+      { separator: " : ", font: "mono", font_size: 120, style: "outlined" },
+      { separator: "😀", locale: "de", font_size: 96, style: "flip" },
+      { separator: "Щ|Щ", font: "serif", font_size: 72, locale: "fi", style: "boxes" },
+      { separator: "%", font_size: 64, labels: LONG_LABELS, style: "bar" },
     ].map((look): [LookInput, number] => [look as LookInput, 9_999 * 86_400]);
+    // Found by this property: 1,249 days' digits spilled over a "Щ|Щ" from a unit the row had
+    // shrunk (flex), while the row's scrollWidth, which the fit measures, fitted.
+    hard.push([{ separator: "Щ|Щ" } as LookInput, 107_989_201]);
     await fc.assert(
       fc.asyncProperty(
         anyLook,
@@ -358,15 +364,22 @@ describe.skipIf(!chromiumAvailable)("<tminus-countdown> in Chromium", () => {
             const fit = await page.evaluate(() => {
               const root = document.querySelector("tminus-countdown")!.shadowRoot!;
               const row = root.querySelector(".row")!.getBoundingClientRect();
+              // A shrunk unit must not run its ring, card or box into the separator beside it.
+              const pieces = [...root.querySelectorAll(".value, .sep")]
+                .map((el) => el.getBoundingClientRect())
+                .filter((r) => r.width > 0);
               return {
                 scroll: document.scrollingElement!.scrollWidth,
                 left: Math.floor(row.left),
                 right: Math.ceil(row.right),
+                overlaps: pieces.filter((r, i) => i > 0 && r.left < pieces[i - 1]!.right - 0.5)
+                  .length,
               };
             });
             expect(fit.scroll).toBe(390);
             expect(fit.left).toBeGreaterThanOrEqual(0);
             expect(fit.right).toBeLessThanOrEqual(390);
+            expect(fit.overlaps).toBe(0);
           } finally {
             await context.close();
           }

@@ -35,6 +35,7 @@ describe("GET /t/{id}/countdown.json", () => {
       look: {
         units: ["hours", "minutes"],
         locale: "de",
+        style: "circles",
         cta: { url: "https://shop.example.com/x", label: "Buy" },
       },
       ended: { text: "Vorbei", redirect_url: "https://shop.example.com/over" },
@@ -61,7 +62,12 @@ describe("GET /t/{id}/countdown.json", () => {
         ended_hold_seconds: 60,
       },
     });
-    expect(body.look).toMatchObject({ units: ["hours", "minutes"], locale: "de" });
+    // The style reaches <tminus-countdown>, which draws it (issue 39).
+    expect(body.look).toMatchObject({
+      units: ["hours", "minutes"],
+      locale: "de",
+      style: "circles",
+    });
     expect(body.ended).toEqual({ text: "Vorbei" });
     expect(body.urls.gif).toBe(`${s.url}/t/${t.id}/countdown.gif`);
     // What the page computes from the answer is the server's own status at `now`.

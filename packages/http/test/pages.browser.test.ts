@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixedTimer, newKey, startTestServer, type TestServer } from "./_harness";
+import { luminance } from "./_styles";
 
 // The public pages on a phone and a desktop, in Debian's chromium driven by playwright-core.
 // Under CI (CI=true) a missing browser fails the run; elsewhere the suite is skipped.
@@ -116,18 +117,6 @@ async function shot(page: Page, name: string, width: number) {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-}
-
-/** WCAG relative luminance of a CSS rgb() colour. */
-function luminance(css: string): number {
-  const [r, g, b] = css
-    .match(/\d+(\.\d+)?/g)!
-    .slice(0, 3)
-    .map((v) => {
-      const c = Number(v) / 255;
-      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    }) as [number, number, number];
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
 describe.skipIf(!available)("the public pages in Chromium, at 390 and 1280 px", () => {

@@ -59,6 +59,7 @@ function pageLook(look: Look) {
     font: l.font,
     font_size: l.font_size,
     panel: l.panel,
+    style: l.style,
     transparent: l.transparent,
     background_color: l.background_color,
     text_color: l.text_color,

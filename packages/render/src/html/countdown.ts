@@ -20,6 +20,7 @@ import { unitStep, unitSteps } from "../_shares";
 import { invalid } from "../errors";
 import { uploadedFamily } from "../uploads/font-stack";
 import { escapeHtml, safeHttpsUrl, safeWebUrl } from "./escape";
+import { SHARE_STYLES } from "./style-shapes";
 
 /** A timer's status as core's computeStatus reports it (the fields pages use). */
 export interface PageStatus {
@@ -310,11 +311,9 @@ export function scriptData(c: Countdown, mode: "page" | "embed"): Record<string,
     endedText: c.endedText,
     redirect: mode === "page" ? c.redirect : null,
     reloadAt: c.reloadAt,
-    steps: SHARED_STYLES.has(c.look.style) ? c.units.map(unitSteps) : null,
+    steps: SHARE_STYLES.has(c.look.style) ? c.units.map(unitSteps) : null,
   };
 }
-
-const SHARED_STYLES: ReadonlySet<string> = new Set(["circles", "bar"]);
 
 /** The share each unit's ring or bar shows at `total` seconds, for the first paint. */
 export function unitShares(c: Countdown): Array<{ unit: TimeUnit; share: number }> {

@@ -5,6 +5,7 @@
 import { formatParts, type Look, splitRemaining } from "@tminus/core";
 import { luminance } from "../colors";
 import { type Countdown, unitShares } from "./countdown";
+import { SHARE_STYLES, STYLE_TINT, styleShapeRules } from "./style-shapes";
 import { EMOJI_FAMILY, webFontCss, webFontFamily } from "./web-fonts";
 
 // System fonts after the served one: what shows while it loads, or when a library
@@ -109,51 +110,14 @@ function unitEm(style: Look["style"], chars: number, digit: number): number {
  * first values are here, since the page's policy allows no style attributes).
  */
 function styleRules(c: Countdown, backdrop: string): string[] {
-  const tint = "color-mix(in srgb,var(--tm-accent) 18%,var(--tm-bg))";
-  const rules = [`.tm-timer{--tm-tint:${tint}}`];
+  const rules = [`.tm-timer{--tm-tint:${STYLE_TINT}}`];
   if (backdrop)
     rules.push(
       `.tm-timer{${backdrop}}`,
       ".tm-row{background:var(--tm-bg);border-radius:12px;padding:.2em .4em}",
     );
-  const s = (sel: string, css: string) => rules.push(`.tm-s-${c.look.style} ${sel}{${css}}`);
-  switch (c.look.style) {
-    case "minimal":
-      s(".tm-label", "color:var(--tm-accent)");
-      break;
-    case "boxes":
-      s(
-        ".tm-digits",
-        "background:var(--tm-tint);border-radius:.14em;padding:.06em .16em;margin-bottom:.06em",
-      );
-      break;
-    case "outlined":
-      s(
-        ".tm-digits",
-        "border:max(1px,.04em) solid var(--tm-accent);border-radius:.14em;padding:.06em .16em;margin-bottom:.06em",
-      );
-      break;
-    case "flip":
-      s(
-        ".tm-digits",
-        "background:linear-gradient(var(--tm-fg) calc(50% - .0125em),var(--tm-bg) 0 calc(50% + .0125em),var(--tm-fg) 0);color:var(--tm-bg);border-radius:.12em;padding:.04em .12em;letter-spacing:.06em;margin-bottom:.06em",
-      );
-      break;
-    case "circles":
-      s(
-        ".tm-digits",
-        "display:flex;align-items:center;justify-content:center;min-width:2.3em;min-height:2.3em;padding:.2em;border-radius:50%;margin-bottom:.06em;" +
-          "background:radial-gradient(closest-side,var(--tm-bg) calc(100% - .16em),transparent calc(100% - .15em)),conic-gradient(var(--tm-accent) calc(var(--p,0)*1turn),var(--tm-tint) 0)",
-      );
-      break;
-    case "bar":
-      s(
-        ".tm-digits",
-        "padding-bottom:.14em;margin-bottom:.06em;background:linear-gradient(90deg,var(--tm-accent) calc(var(--p,0)*100%),var(--tm-tint) 0) bottom/100% .08em no-repeat",
-      );
-      break;
-  }
-  if (c.look.style === "circles" || c.look.style === "bar")
+  rules.push(...styleShapeRules(c.look.style, ".tm-digits", ".tm-label"));
+  if (SHARE_STYLES.has(c.look.style))
     for (const { unit, share } of unitShares(c))
       rules.push(`.tm-digits[data-unit="${unit}"]{--p:${round(share)}}`);
   return rules;

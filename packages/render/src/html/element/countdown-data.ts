@@ -24,6 +24,8 @@ export interface ElementLook {
   /** Digit height in CSS px (8..200); the element shrinks it on narrow screens. */
   font_size: number;
   panel: "rounded" | "plain";
+  /** look.style (rounded, plain, minimal, boxes, ...); absent from older servers' answers. */
+  style?: string;
   transparent: boolean;
   background_color: string;
   text_color: string;

@@ -21,8 +21,10 @@ import {
   unitLabel,
   withoutLeadingZeroUnits,
 } from "@tminus/core/browser";
+import { unitStep, unitSteps } from "../../_shares";
+import { SHARE_STYLES } from "../style-shapes";
 import { type CountdownData, readCountdownData } from "./countdown-data";
-import { elementStyle } from "./element-style";
+import { elementStyle, lookStyle } from "./element-style";
 import { spokenRemaining } from "./spoken";
 
 /** The service's `/t/` prefix this copy of embed.js accepts, or null for any http(s) URL. */
@@ -54,6 +56,8 @@ class TminusCountdown extends Base {
   private shownUnits: TimeUnit[] = [];
   private reduced: MediaQueryList | null = null;
   private started = false;
+  /** Whether the style draws each unit's share left (rings, bars) from --p. */
+  private shares = false;
   private readonly refit = (): void => this.fit();
 
   connectedCallback(): void {
@@ -114,7 +118,9 @@ class TminusCountdown extends Base {
     root.textContent = "";
     const style = document.createElement("style");
     style.textContent = elementStyle(look);
-    const panel = el("div", "panel");
+    const lookName = lookStyle(look);
+    this.shares = SHARE_STYLES.has(lookName);
+    const panel = el("div", `panel tm-s-${lookName}`);
     panel.setAttribute("part", "panel");
     const row = el("div", "row");
     row.setAttribute("aria-hidden", "true");
@@ -124,7 +130,11 @@ class TminusCountdown extends Base {
     this.boxes = [];
     this.seps = [];
     units.forEach((unit, i) => {
-      const sep = i > 0 && look.separator ? el("span", "sep", look.separator) : null;
+      // Minimal draws no separators, as on the hosted page.
+      const sep =
+        i > 0 && look.separator && lookName !== "minimal"
+          ? el("span", "sep", look.separator)
+          : null;
       if (sep) row.append(sep);
       this.seps.push(sep);
       const box = el("span", "unit");
@@ -190,6 +200,12 @@ class TminusCountdown extends Base {
       );
       parts.forEach((part, i) => {
         setText(this.values[i], part.text);
+        // Rings and bars: the unit's share left, which the shared style rules draw from --p.
+        if (this.shares)
+          this.values[i]?.style.setProperty(
+            "--p",
+            String(unitStep(part.unit, part.value) / unitSteps(part.unit)),
+          );
         setText(this.labels[i], unitLabel(part.unit, part.value, look.locale, look.labels));
       });
       // Leading zero units the look hides go, with the separator after them.
