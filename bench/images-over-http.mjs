@@ -35,6 +35,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve as resolvePath } from "node:path";
 import { createInterface } from "node:readline";
@@ -142,38 +143,51 @@ function busiestThreads(pid, before, after, n = 4) {
     .slice(0, n);
 }
 
-function serve() {
+async function serve() {
   const prof = values["server-cpu-prof"];
   const nodeFlags = prof
     ? ["--cpu-prof", "--cpu-prof-dir", resolvePath(prof), "--cpu-prof-interval", "200"]
     : [];
   if (prof) mkdirSync(prof, { recursive: true });
+  const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...nodeFlags, cli, "serve", "--port", "0", "--no-worker", "--db", db].concat([
+    [...nodeFlags, cli, "serve", "--port", String(port), "--no-worker", "--db", db].concat([
       "--config",
       configFile,
       "--log-level",
       "warn",
     ]),
-    { stdio: ["ignore", "pipe", "inherit"] },
+    // Nothing on stdout at warn (not even the listening line, since issue 38's logs): ready
+    // is when /healthz answers.
+    { stdio: ["ignore", "ignore", "inherit"] },
   );
+  let exited = null;
+  child.once("exit", (code) => {
+    exited = code;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (exited !== null) throw new Error(`server exited ${exited}`);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { child, url };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the server did not answer /healthz within 60 s");
+}
+
+/** A port nothing listens on now (the server is told to take it). */
+function freePort() {
   return new Promise((resolve, reject) => {
-    let out = "";
-    let listening = false;
-    child.stdout.on("data", (c) => {
-      // A request line per image follows the banner: read and dropped, never kept. (Kept, the
-      // text grew by every line and was flattened on every chunk: this process, the load
-      // generator, spent CPU on it beside the server it measures.)
-      if (listening) return;
-      out += c;
-      const api = /listening on (http:\/\/\S+)/.exec(out);
-      if (api) {
-        listening = true;
-        resolve({ child, url: api[1] });
-      }
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
     });
-    child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
 }
 
