@@ -16,26 +16,33 @@ const FIELDS: Intl.DateTimeFormatOptions = {
 
 // Building a formatter costs tens of microseconds; reading one, a few. Zones come from stored
 // definitions and viewers' `tz`: bounded, above the ~600 names ICU knows (links included), so
-// GET /timezones (419 zones) never builds one twice.
-const MAX_FORMATS = 1024;
+// GET /timezones (419 zones) never builds one twice. Any other spelling Intl accepts (letter
+// case) is a key of its own, so the cache starts over when full.
+export const MAX_FORMATS = 1024;
 const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** How many formatters are kept now: at most MAX_FORMATS (tests read the bound). */
+export function cachedFormats(): number {
+  return formats.size;
+}
 
 /**
  * The formatter of `zone`. Throws a RangeError for a zone the runtime does not know (Intl's
  * own error, reworded).
  */
 function formatFor(zone: string): Intl.DateTimeFormat {
-  let format = formats.get(zone);
-  if (format === undefined) {
-    try {
-      format = new Intl.DateTimeFormat("en-US", { ...FIELDS, timeZone: zone });
-    } catch {
-      throw new RangeError(`Unknown IANA time zone: ${JSON.stringify(zone)}`);
-    }
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, when the cache is emptied only changes what a lookup costs.
-    if (formats.size >= MAX_FORMATS) formats.clear();
-    formats.set(zone, format);
+  return formats.get(zone) ?? newFormat(zone);
+}
+
+function newFormat(zone: string): Intl.DateTimeFormat {
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat("en-US", { ...FIELDS, timeZone: zone });
+  } catch {
+    throw new RangeError(`Unknown IANA time zone: ${JSON.stringify(zone)}`);
   }
+  if (formats.size >= MAX_FORMATS) formats.clear();
+  formats.set(zone, format);
   return format;
 }
 

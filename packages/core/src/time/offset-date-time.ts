@@ -15,12 +15,9 @@ const MAX_OFFSET_MINUTES = 18 * 60;
  * @example parseOffsetDateTime("2026-11-22T11:00:00+01:00") // 1_795_341_600_000
  */
 export function parseOffsetDateTime(text: string): number | null {
-  // Stryker disable next-line all: a memo; its mutants only lose hits, and a wrong result is what the property test (texts repeating and alternating) catches.
-  if (text === lastParsed.text) return lastParsed.ms;
-  const ms = parse(text);
-  // Stryker disable next-line ObjectLiteral: equivalent, a memo that remembers nothing only loses hits.
-  lastParsed = { text, ms };
-  return ms;
+  // Stryker disable next-line ConditionalExpression: equivalent, a memo that parses every time (true) only loses hits.
+  if (text !== lastParsed.text) lastParsed = { text, ms: parse(text) };
+  return lastParsed.ms;
 }
 
 // The last text read and its instant. A stored deadline is read back on every status request
@@ -46,8 +43,8 @@ function parse(text: string): number | null {
     const offHours = Number(m[10]);
     const offMinutes = m[11] === undefined ? 0 : Number(m[11]);
     if (offMinutes > 59) return null;
-    // Stryker disable next-line ArithmeticOperator: equivalent, dividing by 1 or -1 is multiplying by it.
-    offsetMinutes = (offHours * 60 + offMinutes) * (m[9] === "-" ? -1 : 1);
+    const magnitude = offHours * 60 + offMinutes;
+    offsetMinutes = m[9] === "-" ? -magnitude : magnitude;
     if (Math.abs(offsetMinutes) > MAX_OFFSET_MINUTES) return null;
   }
 
@@ -62,20 +59,19 @@ function parse(text: string): number | null {
  * @example formatInstant(1_795_341_600_000) // "2026-11-22T10:00:00.000Z"
  */
 export function formatInstant(ms: number): string {
-  // Stryker disable all: a memo; its mutants only lose hits, and a wrong text is what the property test (against toISOString, instants repeating and alternating) catches.
-  if (ms === recent.ms) return recent.text;
-  if (ms === older.ms) {
-    const hit = older;
-    older = recent;
-    recent = hit;
-    return hit.text;
+  // Each entry's text is its instant's, and either branch leaves `recent` holding `ms`.
+  // Stryker disable next-line ConditionalExpression: equivalent, entering on a hit (true) swaps in or writes again the same text.
+  if (ms !== recent.ms) {
+    // Stryker disable next-line ConditionalExpression: equivalent, passing a hit on `older` by (false) writes its text again.
+    if (ms === older.ms) [recent, older] = [older, recent];
+    else {
+      // toISOString is UTC by definition, so the host time zone cannot leak in.
+      const text = new Date(ms).toISOString();
+      older = recent;
+      recent = { ms, text };
+    }
   }
-  // toISOString is UTC by definition, so the host time zone cannot leak in.
-  const text = new Date(ms).toISOString();
-  older = recent;
-  recent = { ms, text };
-  // Stryker restore all
-  return text;
+  return recent.text;
 }
 
 // The last two instants written, newest first. A server writes the same few instants over and
