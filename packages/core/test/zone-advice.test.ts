@@ -109,6 +109,8 @@ describe("adviseTimeZone, its tables and each step", () => {
       ["Rio  de  Janeiro", "America/Sao_Paulo"],
       ["Rio - de - Janeiro", "America/Sao_Paulo"],
       ["America/New York", "America/New_York"],
+      ["NewYork", "America/New_York"], // the city without its underscore
+      ["losangeles", "America/Los_Angeles"],
       ["Bahia", "America/Bahia"], // the city itself, not also Bahia_Banderas
       ["Dawson", "America/Dawson"],
     ] as const;
