@@ -518,6 +518,11 @@ describe("zod issues as the schemas raise them", () => {
       }),
     ]);
     const gradient = { type: "gradient", from: "#000000", to: "#FFFFFF" };
+    // Either alone is fine.
+    expect(lookInputSchema.safeParse({ transparent: false, background: gradient }).success).toBe(
+      true,
+    );
+    expect(lookInputSchema.safeParse({ transparent: true, background: null }).success).toBe(true);
     expect(issuesOf({ transparent: true, background: gradient })).toEqual([
       expect.objectContaining({
         code: "custom",

@@ -41,21 +41,24 @@ export function offsetDateTime() {
 
 /** A wall-clock `YYYY-MM-DDTHH:mm[:ss]` with no offset, normalized to `...:ss`. */
 export function localDateTime() {
-  return z
-    .string()
-    .superRefine((text, ctx) => {
-      if (parseLocalDateTime(text) !== null) return;
-      // Sending an offset is the likely mistake here, so say why it is refused.
-      const message =
-        parseOffsetDateTime(text) === null
-          ? "must be a local date-time YYYY-MM-DDTHH:mm[:ss], like 2026-11-22T09:00"
-          : "must be a local date-time without Z or offset (it is read in the timer's timezone), like 2026-11-22T09:00";
-      ctx.addIssue(message);
-    })
-    .overwrite((text) => {
-      const value = parseLocalDateTime(text);
-      return value === null ? text : formatLocalDateTime(value);
-    });
+  return (
+    z
+      .string()
+      // Normalized first, as offsetDateTime: the check then reads the normalized text.
+      .overwrite((text) => {
+        const value = parseLocalDateTime(text);
+        return value === null ? text : formatLocalDateTime(value);
+      })
+      .superRefine((text, ctx) => {
+        if (parseLocalDateTime(text) !== null) return;
+        // Sending an offset is the likely mistake here, so say why it is refused.
+        const message =
+          parseOffsetDateTime(text) === null
+            ? "must be a local date-time YYYY-MM-DDTHH:mm[:ss], like 2026-11-22T09:00"
+            : "must be a local date-time without Z or offset (it is read in the timer's timezone), like 2026-11-22T09:00";
+        ctx.addIssue(message);
+      })
+  );
 }
 
 /** A canonical IANA zone name from the tz database's own lists (see GET /timezones). */
