@@ -39,6 +39,20 @@ const folderTests: Record<string, string[]> = {
     "packages/core/test/fixed-local.test.ts",
     "packages/core/test/schema.test.ts",
   ],
+  // Every core test that validates a timer body or reads a schema (issue 43).
+  schema: [
+    "packages/core/test/schema*.test.ts",
+    "packages/core/test/common-fields.test.ts",
+    "packages/core/test/patch.test.ts",
+    "packages/core/test/image-input.test.ts",
+    "packages/core/test/fixed-local.test.ts",
+    "packages/core/test/status.test.ts",
+    "packages/core/test/timer-view.test.ts",
+    "packages/core/test/viewer-timezone.test.ts",
+    "packages/core/test/personalized-status.test.ts",
+    "packages/core/test/personalized-viewer.test.ts",
+    "packages/core/test/recurrence-status.test.ts",
+  ],
 };
 
 export default defineConfig({

@@ -9,7 +9,9 @@ import {
   DEFAULT_LOOK,
   fixedDeadlineIssues,
   isPlainObject,
+  lookInputSchema,
   type TimerDefinition,
+  timerSchemas,
   toValidationIssues,
   validateTimerCreate,
   validateTimerPatch,
@@ -63,6 +65,14 @@ describe("instants and wall-clock times", () => {
     const range = [v("not_after", "not_after must lie between the years 0000 and 9999 in UTC")];
     expect(issues({ ...duration, not_after: "0000-01-01T00:00:00+01:00" })).toEqual(range);
     expect(issues({ ...duration, not_after: "9999-12-31T23:59:59-01:00" })).toEqual(range);
+  });
+
+  it("normalizes the first and the last millisecond of the range given with an offset", () => {
+    // The schema itself: validateTimerCreate's fast path normalizes such bodies on its own.
+    const notAfter = (text: string) =>
+      timerSchemas.duration.parse({ ...duration, not_after: text }).not_after;
+    expect(notAfter("0000-01-01T01:00:00+01:00")).toBe("0000-01-01T00:00:00.000Z");
+    expect(notAfter("9999-12-31T22:59:59.999-01:00")).toBe("9999-12-31T23:59:59.999Z");
   });
 
   it("accepts the first and the last millisecond of the range", () => {
@@ -165,6 +175,11 @@ describe("a fixed deadline given as wall-clock time", () => {
     ]);
     expect(fixedDeadlineIssues({ deadline_local: 5, timezone: "Etc/UTC" })).toEqual([]);
     expect(fixedDeadlineIssues({ deadline_local: "2026-01-01T00:00", timezone: 5 })).toEqual([]);
+    // An array reads as its one element where text is expected; still not a wall-clock time,
+    // even one that would resolve out of range.
+    expect(
+      fixedDeadlineIssues({ deadline_local: ["0000-01-01T00:00"], timezone: "Asia/Tokyo" }),
+    ).toEqual([]);
   });
 
   it("must resolve within years 0000..9999 UTC: the first instant is in, an earlier one out", () => {
@@ -455,6 +470,15 @@ describe("patches and plain objects", () => {
     expect(result).toEqual({ ok: true, value: current });
   });
 
+  it("refuses a class instance as a patch body, though zod would read it as an empty patch", () => {
+    const notAnObject = {
+      ok: false,
+      issues: [v("body", "the body must be a JSON object")],
+    };
+    expect(validateTimerPatch("fixed", new Date(0))).toEqual(notAnObject);
+    expect(validateTimerPatch("duration", new Map())).toEqual(notAnObject);
+  });
+
   it("knows plain objects from class instances", () => {
     expect(isPlainObject({})).toBe(true);
     expect(isPlainObject(Object.create(null))).toBe(true);
@@ -464,5 +488,47 @@ describe("patches and plain objects", () => {
     expect(isPlainObject(null)).toBe(false);
     expect(isPlainObject(undefined)).toBe(false);
     expect(isPlainObject("x")).toBe(false);
+  });
+});
+
+describe("zod issues as the schemas raise them", () => {
+  it("words a missing discriminator also from issues parsed without reportInput", () => {
+    const kind = z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("a") }),
+      z.object({ kind: z.literal("b") }),
+    ]);
+    const parsed = kind.safeParse({});
+    if (parsed.success) throw new Error("expected issues");
+    expect(toValidationIssues(parsed.error.issues)).toEqual([
+      missing("kind", 'kind is required (one of "a", "b")'),
+    ]);
+  });
+
+  it("raises the look's own rules as custom issues on the field they are about", () => {
+    const issuesOf = (look: unknown) => {
+      const parsed = lookInputSchema.safeParse(look);
+      if (parsed.success) throw new Error("expected issues");
+      return parsed.error.issues;
+    };
+    expect(issuesOf({ units: ["days", "seconds"], largest_unit: "hours" })).toEqual([
+      expect.objectContaining({
+        code: "custom",
+        path: ["units"],
+        message: "must not contain days, a larger unit than largest_unit (hours)",
+      }),
+    ]);
+    const gradient = { type: "gradient", from: "#000000", to: "#FFFFFF" };
+    // Either alone is fine.
+    expect(lookInputSchema.safeParse({ transparent: false, background: gradient }).success).toBe(
+      true,
+    );
+    expect(lookInputSchema.safeParse({ transparent: true, background: null }).success).toBe(true);
+    expect(issuesOf({ transparent: true, background: gradient })).toEqual([
+      expect.objectContaining({
+        code: "custom",
+        path: ["background"],
+        message: "must be null when transparent is true (a transparent look draws no background)",
+      }),
+    ]);
   });
 });

@@ -20,45 +20,45 @@ const OFFSET_MESSAGE =
 
 /** An instant as ISO 8601 text with Z or an offset, normalized to UTC with milliseconds. */
 export function offsetDateTime() {
-  return z
-    .string()
-    .superRefine((text, ctx) => {
-      const ms = parseOffsetDateTime(text);
-      // Stryker disable next-line StringLiteral: equivalent, the mapper reads only the message of a custom issue (its code falls to the same branch as any other).
-      if (ms === null) ctx.addIssue({ code: "custom", message: OFFSET_MESSAGE });
-      else if (ms < MIN_INSTANT || ms > MAX_INSTANT)
-        ctx.addIssue({
-          // Stryker disable next-line StringLiteral: equivalent, the mapper reads only the message of a custom issue.
-          code: "custom",
-          message: "must lie between the years 0000 and 9999 in UTC",
-        });
-    })
-    .overwrite((text) => {
-      // Runs after a failed check too, so it must leave bad input alone.
-      const ms = parseOffsetDateTime(text);
-      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent, after a failed check zod discards what this returns, and formatInstant writes something for any number.
-      return ms === null || ms < MIN_INSTANT || ms > MAX_INSTANT ? text : formatInstant(ms);
-    });
+  return (
+    z
+      .string()
+      // Normalized before the check, and only a valid instant: the check then reads the UTC
+      // text back, so a value normalized that should not be fails instead of passing.
+      .overwrite((text) => {
+        const ms = parseOffsetDateTime(text);
+        return ms !== null && ms >= MIN_INSTANT && ms <= MAX_INSTANT ? formatInstant(ms) : text;
+      })
+      .superRefine((text, ctx) => {
+        const ms = parseOffsetDateTime(text);
+        // A message alone is a "custom" issue to zod.
+        if (ms === null) ctx.addIssue(OFFSET_MESSAGE);
+        else if (ms < MIN_INSTANT || ms > MAX_INSTANT)
+          ctx.addIssue("must lie between the years 0000 and 9999 in UTC");
+      })
+  );
 }
 
 /** A wall-clock `YYYY-MM-DDTHH:mm[:ss]` with no offset, normalized to `...:ss`. */
 export function localDateTime() {
-  return z
-    .string()
-    .superRefine((text, ctx) => {
-      if (parseLocalDateTime(text) !== null) return;
-      // Sending an offset is the likely mistake here, so say why it is refused.
-      const message =
-        parseOffsetDateTime(text) === null
-          ? "must be a local date-time YYYY-MM-DDTHH:mm[:ss], like 2026-11-22T09:00"
-          : "must be a local date-time without Z or offset (it is read in the timer's timezone), like 2026-11-22T09:00";
-      // Stryker disable next-line StringLiteral: equivalent, the mapper reads only the message of a custom issue.
-      ctx.addIssue({ code: "custom", message });
-    })
-    .overwrite((text) => {
-      const value = parseLocalDateTime(text);
-      return value === null ? text : formatLocalDateTime(value);
-    });
+  return (
+    z
+      .string()
+      // Normalized first, as offsetDateTime: the check then reads the normalized text.
+      .overwrite((text) => {
+        const value = parseLocalDateTime(text);
+        return value === null ? text : formatLocalDateTime(value);
+      })
+      .superRefine((text, ctx) => {
+        if (parseLocalDateTime(text) !== null) return;
+        // Sending an offset is the likely mistake here, so say why it is refused.
+        const message =
+          parseOffsetDateTime(text) === null
+            ? "must be a local date-time YYYY-MM-DDTHH:mm[:ss], like 2026-11-22T09:00"
+            : "must be a local date-time without Z or offset (it is read in the timer's timezone), like 2026-11-22T09:00";
+        ctx.addIssue(message);
+      })
+  );
 }
 
 /** A canonical IANA zone name from the tz database's own lists (see GET /timezones). */
@@ -71,7 +71,6 @@ export function timeZone() {
       const base = "must be a canonical IANA time zone like Europe/Berlin (see GET /timezones)";
       const more = timeZoneAdviceText(advice);
       ctx.addIssue({
-        // Stryker disable next-line StringLiteral: equivalent, the mapper reads only the message and params of a custom issue.
         code: "custom",
         message: more === "" ? base : `${base}; ${more}`,
         // The mapper hands these on as the error's details.suggestions.
@@ -136,9 +135,9 @@ function isHttpsUrl(text: string): boolean {
 function isWebUrl(text: string, protocols: readonly string[]): boolean {
   if (!URL.canParse(text)) return false;
   const url = new URL(text);
-  // Credentials in a URL shown to every viewer would leak.
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent while only http: and https: are allowed, whose URLs cannot parse without a host.
-  return protocols.includes(url.protocol) && url.hostname !== "" && !url.username && !url.password;
+  // Credentials in a URL shown to every viewer would leak. No host test: an http: or https:
+  // URL without one does not parse (only these two protocols are ever allowed).
+  return protocols.includes(url.protocol) && !url.username && !url.password;
 }
 
 /** A whole number of seconds within `min..max`. */
@@ -146,11 +145,8 @@ export function seconds(min: number, max: number) {
   // zod says "expected number" for a string; "integer" is the rule that matters.
   return z
     .int({
-      error: (issue) =>
-        // Stryker disable next-line ConditionalExpression: equivalent, a missing value's message is never shown (the mapper words missing fields itself).
-        issue.code === "invalid_type" && issue.input !== undefined
-          ? "must be an integer"
-          : undefined,
+      // A missing value gets this too, unread: the mapper words missing fields itself.
+      error: (issue) => (issue.code === "invalid_type" ? "must be an integer" : undefined),
     })
     .min(min)
     .max(max);

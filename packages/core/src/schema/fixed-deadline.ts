@@ -42,9 +42,9 @@ export function fixedDeadlineIssues(body: Record<string, unknown>): ValidationIs
       },
     ];
   // Malformed values are zod's to report; only a well-formed pair can be resolved.
-  // Stryker disable next-line ConditionalExpression: equivalent, parseLocalDateTime gives null for a non-string too; the check is for the type.
+  // A regular expression would read an array ["2026-01-01T00:00"] as its one element.
   const value = typeof local === "string" ? parseLocalDateTime(local) : null;
-  // Stryker disable next-line ConditionalExpression: equivalent, isCanonicalTimeZone is false for a non-string too; the check is for the type.
+  // Stryker disable next-line ConditionalExpression: equivalent, isCanonicalTimeZone looks the name up in a set of strings, which holds no other value; the check is for the type.
   if (value === null || typeof zone !== "string" || !isCanonicalTimeZone(zone)) return [];
   const instant = resolveLocal(value, zone);
   // Stryker disable next-line EqualityOperator: equivalent for the upper bound, which ends in .999 while wall times have whole seconds.

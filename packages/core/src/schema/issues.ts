@@ -116,15 +116,12 @@ function mapIssue(issue: ZodIssue, context: IssueContext): ValidationIssue[] {
 
 function isMissing(issue: ZodIssue): boolean {
   if (issue.code === "invalid_type") return issue.input === undefined;
-  // A discriminated union reports a missing or unknown discriminator this way,
-  // with the whole object as input.
-  // Stryker disable next-line ConditionalExpression: equivalent for the code test alone, only union issues carry a discriminator.
-  if (issue.code === "invalid_union" && issue.discriminator !== undefined) {
-    const input = issue.input as Record<string, unknown> | undefined;
-    // Stryker disable next-line OptionalChaining: equivalent, zod reports a missing or null union value as invalid_type, never with a discriminator.
-    return input?.[issue.discriminator] === undefined;
-  }
-  return false;
+  // A discriminated union reports a missing or unknown discriminator with its name (no
+  // other issue carries one) and the whole object as input, or none without reportInput.
+  const { discriminator } = issue as { discriminator?: string };
+  if (discriminator === undefined) return false;
+  const input = issue.input as Record<string, unknown> | undefined;
+  return input?.[discriminator] === undefined;
 }
 
 function describe(issue: ZodIssue, field: string): string {
@@ -146,9 +143,8 @@ function describe(issue: ZodIssue, field: string): string {
     }
     case "invalid_key": {
       const key = issue.path[issue.path.length - 1];
-      const inner = issue.issues[0];
-      // Stryker disable next-line StringLiteral: equivalent, zod always gives invalid_key the issue of the key.
-      const rule = inner ? describe(inner, "").trim() : "is invalid";
+      // zod always gives invalid_key the issue of the key itself.
+      const rule = describe(issue.issues[0]!, "").trim();
       return `${fieldPath(issue.path.slice(0, -1))} key ${JSON.stringify(String(key))} ${rule}`;
     }
     case "not_multiple_of":
@@ -158,11 +154,9 @@ function describe(issue: ZodIssue, field: string): string {
   }
 }
 
-// Discriminated unions list their discriminator values; the public issue type hides them.
+// Discriminated unions list their discriminator values (never none); no other issue has options.
 function unionOptions(issue: ZodIssue): readonly unknown[] | undefined {
-  const options = (issue as { options?: unknown }).options;
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, an issue without options gives undefined either way, and zod never lists zero options.
-  return Array.isArray(options) && options.length > 0 ? options : undefined;
+  return (issue as { options?: readonly unknown[] }).options;
 }
 
 function expectedText(expected: string): string {

@@ -322,7 +322,6 @@ export const lookInputSchema = z
     const tooLarge = look.units.find((unit) => unitRank(unit) < unitRank(largest));
     if (tooLarge !== undefined)
       ctx.addIssue({
-        // Stryker disable next-line StringLiteral: equivalent, the mapper reads only the message of a custom issue.
         code: "custom",
         path: ["units"],
         message: `must not contain ${tooLarge}, a larger unit than largest_unit (${largest})`,

@@ -68,7 +68,7 @@ export type TimerPatch = {
  * normalized as on create; combine with {@link applyTimerPatch}.
  */
 export function validateTimerPatch(type: TimerType, body: unknown): ValidationResult<TimerPatch> {
-  // Stryker disable next-line ConditionalExpression: equivalent, zod words a non-object body the same way; this only skips the parse.
+  // zod would take a class instance (a Date, a Map) for an empty patch.
   if (!isPlainObject(body)) return notAnObject();
   const parsed = timerPatchSchemas[type].safeParse(body, { reportInput: true });
   if (parsed.success) return { ok: true, value: parsed.data };
@@ -86,19 +86,9 @@ export function applyTimerPatch(
   const merged: Record<string, unknown> = { ...current };
   // A fixed deadline is held in one form: sending one form replaces the other.
   const sent = patch as Record<string, unknown>;
-  // Both sent: what is deleted here is set again below, so the second halves only save work.
-  if (
-    sent["deadline_local"] !== undefined &&
-    // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, see above.
-    sent["deadline_at"] === undefined
-  )
-    delete merged["deadline_at"];
-  if (
-    sent["deadline_at"] !== undefined &&
-    // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, see above.
-    sent["deadline_local"] === undefined
-  )
-    delete merged["deadline_local"];
+  // Both sent: both are deleted here and set again below, and the check reports the pair.
+  if (sent["deadline_local"] !== undefined) delete merged["deadline_at"];
+  if (sent["deadline_at"] !== undefined) delete merged["deadline_local"];
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];
     else if (value !== undefined) merged[key] = value;
