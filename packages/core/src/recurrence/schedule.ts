@@ -191,12 +191,11 @@ function scanBackward(scan: Scan, from: number, visit: (local: number) => boolea
   // No test of period 0 or of upper < startLocal: every candidate of a period before 0 is
   // before startLocal, and so is every candidate of period 0 that is not above `upper`
   // when upper < startLocal, so the loop returns on its own (at most a cycle later).
-  const top = expansion.periodOfDay(floorDiv(upper, DAY_MS));
-  for (
-    let found = periodWithCandidates(expansion, top, -1);
-    found !== null;
-    found = periodWithCandidates(expansion, found.p - 1, -1)
-  ) {
+  // One call site for both the first period and the next ones: with two, a step of +1 in
+  // the first would go unnoticed (it finds a later period, all above `upper`, then turns).
+  for (let p = expansion.periodOfDay(floorDiv(upper, DAY_MS)); ; ) {
+    const found = periodWithCandidates(expansion, p, -1);
+    if (found === null) return;
     // A reversed copy, not an index loop: an index read past the end would go unnoticed
     // (undefined resolves to NaN, which is never accepted).
     for (const local of [...found.list].reverse()) {
@@ -204,6 +203,7 @@ function scanBackward(scan: Scan, from: number, visit: (local: number) => boolea
       if (local < startLocal) return;
       if (!visit(local)) return;
     }
+    p = found.p - 1;
   }
 }
 
