@@ -8,7 +8,7 @@
 // took.
 //
 //   npx -y pnpm@10 build && node bench/server-storm.mjs [--requests 1000] [--after 30]
-//     [--serve-args "--memory-mb 256"] [--json]
+//     [--serve-args "--memory-mb 256"] [--config '{"render":{"threads":1}}'] [--json]
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     requests: { type: "string", default: "1000" },
     after: { type: "string", default: "30" },
     "serve-args": { type: "string", default: "" },
+    // Settings merged into the server's config file, e.g. '{"render":{"threads":1}}'.
+    config: { type: "string", default: "{}" },
     json: { type: "boolean", default: false },
   },
 });
@@ -63,7 +65,11 @@ const extra = values["serve-args"].split(" ").filter(Boolean);
 const config = join(dir, "config.json");
 writeFileSync(
   config,
-  JSON.stringify({ plans: { starter: { requests_per_minute: 100_000 } }, default_plan: "starter" }),
+  JSON.stringify({
+    plans: { starter: { requests_per_minute: 100_000 } },
+    default_plan: "starter",
+    ...JSON.parse(values.config),
+  }),
 );
 const server = spawn(
   process.execPath,

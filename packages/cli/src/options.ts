@@ -1,5 +1,11 @@
 import { readFileSync } from "node:fs";
-import { ConfigError, resolveConfig, type TminusConfig } from "@tminus/http";
+import {
+  ConfigError,
+  MAX_MEMORY_MB,
+  MIN_MEMORY_MB,
+  resolveConfig,
+  type TminusConfig,
+} from "@tminus/http";
 import type { Store } from "@tminus/store";
 import { DEFAULT_DB, type OpenOptions, openDatabase, parseDatabaseTarget } from "./database";
 import { CliError } from "./errors";
@@ -23,7 +29,7 @@ export async function openStore(
 /** Reads and validates the JSON config file of `--config` (defaults when absent). */
 export function loadConfig(
   file: string | undefined,
-  overrides: { base_url?: string; shared_cache_seconds?: number } = {},
+  overrides: { base_url?: string; shared_cache_seconds?: number; memory_mb?: number } = {},
 ): TminusConfig {
   let input: Record<string, unknown> = {};
   if (file) {
@@ -41,13 +47,11 @@ export function loadConfig(
     }
   }
   if (overrides.base_url) input = { ...input, base_url: overrides.base_url };
-  if (overrides.shared_cache_seconds !== undefined) {
-    // The flag wins over the file's value; the file's other render settings stay.
+  // A flag wins over the file's value; the file's other render settings stay.
+  for (const key of ["shared_cache_seconds", "memory_mb"] as const) {
+    if (overrides[key] === undefined) continue;
     const render = typeof input.render === "object" && input.render !== null ? input.render : {};
-    input = {
-      ...input,
-      render: { ...render, shared_cache_seconds: overrides.shared_cache_seconds },
-    };
+    input = { ...input, render: { ...render, [key]: overrides[key] } };
   }
   try {
     return resolveConfig(input);
@@ -63,6 +67,18 @@ export function parseSharedCacheSeconds(value: string | undefined): number | und
   const n = Number(value);
   if (!/^\d{1,2}$/.test(value) || n > 60) {
     throw new CliError(`--shared-cache-seconds must be an integer from 0 to 60, got "${value}"`);
+  }
+  return n;
+}
+
+/** `--memory-mb`: the memory budget of `tminus serve` (render.memory_mb). */
+export function parseMemoryMb(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d{1,6}$/.test(value) || n < MIN_MEMORY_MB || n > MAX_MEMORY_MB) {
+    throw new CliError(
+      `--memory-mb must be an integer from ${MIN_MEMORY_MB} to ${MAX_MEMORY_MB}, got "${value}"`,
+    );
   }
   return n;
 }

@@ -24,6 +24,7 @@ import {
   stop,
   stopAll,
   TIMER,
+  tminus,
   until,
   worker,
 } from "./_processes";
@@ -424,8 +425,41 @@ describe("tminus serve: health, metrics and logs", () => {
     expect(logLines(started).find((l) => l.event === "database_ready").applied).toEqual([]);
   }, 30_000);
 
+  it("sizes itself to --memory-mb and shows the budget's shares in the metrics", async () => {
+    const server = await serve([
+      "--db",
+      join(dir, "budget.db"),
+      "--config",
+      config,
+      "--metrics-port",
+      "0",
+      "--memory-mb",
+      "300",
+    ]);
+    try {
+      const samples = await scrape(await metricsUrlOf(server));
+      const share = (part: string) => value(samples, "tminus_memory_budget_bytes", { part });
+      const mb = 1024 * 1024;
+      expect(share("total")).toBe(300 * mb);
+      // 300 MB holds one render thread, which draws the stills too, and a queue of 38.
+      expect(share("render_threads")).toBe(130 * mb);
+      expect(share("still_thread")).toBe(0);
+      const parts = ["process", "render_threads", "still_thread", "image_cache", "still_cache"];
+      const used = parts.reduce((total, part) => total + share(part), 0);
+      expect(used + share("headroom")).toBe(share("total"));
+      expect(value(samples, "tminus_render_threads")).toBe(1);
+      expect(value(samples, "tminus_render_queue_limit")).toBe(38);
+    } finally {
+      await stop(server.child);
+    }
+    const bad = await tminus(["serve", "--db", join(dir, "bad.db"), "--memory-mb", "200"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe(
+      'tminus: --memory-mb must be an integer from 272 to 65536, got "200"\n',
+    );
+  }, 30_000);
+
   it("rejects a bad --log-format and --metrics-port with one tminus: line", async () => {
-    const { tminus } = await import("./_processes");
     const format = await tminus(["serve", "--db", join(dir, "bad.db"), "--log-format", "xml"]);
     expect(format.code).toBe(1);
     expect(format.stderr).toBe('tminus: --log-format must be json or pretty, got "xml"\n');

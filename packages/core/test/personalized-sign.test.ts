@@ -7,6 +7,7 @@ import { sha256 } from "../src/personalize/sha256";
 import {
   canonicalPersonalizedParams,
   legacyCanonicalPersonalizedParams,
+  SIGNED_PARAM_NAMES,
   signPersonalizedParams,
   verifyPersonalizedParams,
 } from "../src/personalize/sign";
@@ -134,6 +135,10 @@ describe("signPersonalizedParams / verifyPersonalizedParams", () => {
       createHmac("sha256", secret).update(canonicalPersonalizedParams(params)).digest("base64url"),
     );
     expect(verifyPersonalizedParams(secret, params, sig)).toBe(true);
+  });
+
+  test("SIGNED_PARAM_NAMES is in name order, as the canonical text lists them (no sort there)", () => {
+    expect(SIGNED_PARAM_NAMES).toEqual([...SIGNED_PARAM_NAMES].sort());
   });
 
   test("covered parameters present are joined by & in name order; others are left out", () => {

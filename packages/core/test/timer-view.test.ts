@@ -85,6 +85,31 @@ describe("timerView", () => {
     ).toBeNull();
   });
 
+  it("shows allow_viewer_timezone on fixed and recurring timers only, false for rows stored before it", () => {
+    const fixed = created({
+      type: "fixed",
+      name: "Sale",
+      deadline_local: "2030-03-11T00:00",
+      timezone: "Europe/London",
+      allow_viewer_timezone: true,
+    });
+    const recurring = created({
+      type: "recurring",
+      name: "Sale",
+      timezone: "Europe/London",
+      recurrence: { rrule: "FREQ=DAILY;BYHOUR=0;BYMINUTE=0", dtstart: "2030-03-01T00:00" },
+      allow_viewer_timezone: true,
+    });
+    for (const definition of [fixed, recurring]) {
+      expect(timerView(row(definition))["allow_viewer_timezone"]).toBe(true);
+      const { allow_viewer_timezone: _omitted, ...older } = definition as TimerDefinition & {
+        allow_viewer_timezone?: boolean;
+      };
+      expect(timerView(row(older as TimerDefinition))["allow_viewer_timezone"]).toBe(false);
+    }
+    expect(timerView(row(duration))).not.toHaveProperty("allow_viewer_timezone");
+  });
+
   it("shows metadata as given and a signing secret only when the row has one", () => {
     const withMeta = created({
       type: "duration",

@@ -59,6 +59,8 @@ describe("inViewerTimezone", () => {
     });
     const duration = created({ type: "duration", duration_seconds: 60 });
     expect(inViewerTimezone(duration, "Asia/Tokyo").applied).toBe(false);
+    // A boolean, not merely something falsy: the answer is exported as is.
+    expect(followsViewerTimezone(duration)).toBe(false);
   });
 
   it("refuses what is not a canonical zone, and leaves the definition as it was", () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { PlanLimits } from "@tminus/admin";
 import {
   DEFAULT_WEBHOOK_CONFIG,
@@ -5,6 +6,7 @@ import {
   type WebhookConfig,
   WebhookConfigError,
 } from "@tminus/webhooks";
+import { MAX_MEMORY_MB, MIN_MEMORY_MB, memoryPlan, serverThreads } from "./memory-budget";
 import { allowedHostsCheck } from "./transport/allowed-hosts";
 
 export { limitsFor, type PlanLimits } from "@tminus/admin";
@@ -12,6 +14,22 @@ export type { WebhookConfig };
 
 /** How email images are rendered (docs/render.md). */
 export interface RenderConfig {
+  /**
+   * The memory the server may use, in MB (272 to 65,536), or null: no budget, the fixed
+   * defaults. A budget chooses the render threads, their heap limits, whether stills get a thread
+   * of their own, the byte-bounded caches and the queue (docs/configuration.md, "A memory
+   * budget"); a setting given explicitly next to it wins.
+   */
+  memory_mb: number | null;
+  /** V8 heap limit (old generation) of each render thread, in MB; 0: Node's default. */
+  thread_heap_mb: number;
+  /** V8 young generation of each render thread, in MB; 0: Node's default. */
+  thread_young_mb: number;
+  /**
+   * Stills (one frame, drawn when the pool is full or an image is late) get a render thread of
+   * their own; false: they go ahead of every waiting image on the pool's threads.
+   */
+  still_thread: boolean;
   /**
    * Worker threads drawing images off the event loop (at nice 10, below it); null: one per
    * CPU (1 to 4);
@@ -167,6 +185,10 @@ export const DEFAULT_CONFIG: TminusConfig = {
     retry_delays_seconds: [...DEFAULT_WEBHOOK_CONFIG.retry_delays_seconds],
   },
   render: {
+    memory_mb: null,
+    thread_heap_mb: 0,
+    thread_young_mb: 0,
+    still_thread: true,
     threads: null,
     max_queue: 64,
     atlas_cache_mb: 32,
@@ -405,7 +427,10 @@ export function analyticsConfig(config: TminusConfig): AnalyticsConfig {
   return config.analytics ?? DEFAULT_CONFIG.analytics;
 }
 
-const RENDER_BOUNDS: Record<keyof RenderConfig, [number, number]> = {
+const RENDER_BOUNDS: Record<Exclude<keyof RenderConfig, "still_thread">, [number, number]> = {
+  memory_mb: [MIN_MEMORY_MB, MAX_MEMORY_MB],
+  thread_heap_mb: [0, 65_536],
+  thread_young_mb: [0, 1024],
   threads: [0, 64],
   max_queue: [0, 100_000],
   atlas_cache_mb: [0, 4096],
@@ -418,12 +443,22 @@ const RENDER_BOUNDS: Record<keyof RenderConfig, [number, number]> = {
 };
 
 function renderSection(input: unknown): RenderConfig {
-  const out: RenderConfig = { ...DEFAULT_CONFIG.render };
-  for (const [k, v] of sectionFields(input, "config.render")) {
-    const bounds = RENDER_BOUNDS[k as keyof RenderConfig];
+  const fields = sectionFields(input, "config.render");
+  const budget = fields.find(([k, v]) => k === "memory_mb" && v !== null);
+  // A budget's settings replace the defaults; settings given next to it still win (below).
+  const out: RenderConfig = budget
+    ? budgetedRender(intBetween(budget[1], "config.render.memory_mb", MIN_MEMORY_MB, MAX_MEMORY_MB))
+    : { ...DEFAULT_CONFIG.render };
+  for (const [k, v] of fields) {
+    if (k === "still_thread") {
+      out.still_thread = flag(v, "config.render.still_thread");
+      continue;
+    }
+    const bounds = RENDER_BOUNDS[k as keyof typeof RENDER_BOUNDS];
     if (!bounds) throw new ConfigError(`config.render.${k} is not a known setting`);
-    if (k === "threads" && v === null) continue;
-    const note = k === "threads" ? " (or null: automatic)" : "";
+    if ((k === "threads" || k === "memory_mb") && v === null) continue;
+    const note =
+      k === "threads" ? " (or null: automatic)" : k === "memory_mb" ? " (or null: none)" : "";
     (out as unknown as Record<string, number | null>)[k] = intBetween(
       v,
       `config.render.${k}`,
@@ -433,6 +468,32 @@ function renderSection(input: unknown): RenderConfig {
     );
   }
   return out;
+}
+
+/** The render settings of a budget of `memoryMb` on this machine's CPUs. */
+function budgetedRender(memoryMb: number): RenderConfig {
+  const plan = memoryPlan(memoryMb, serverThreads(availableParallelism()));
+  return {
+    ...DEFAULT_CONFIG.render,
+    memory_mb: memoryMb,
+    threads: plan.threads,
+    still_thread: plan.still_thread,
+    thread_heap_mb: plan.thread_heap_mb,
+    thread_young_mb: plan.thread_young_mb,
+    atlas_cache_mb: plan.atlas_cache_mb,
+    frame_cache_mb: plan.frame_cache_mb,
+    image_cache_mb: plan.image_cache_mb,
+    still_cache_mb: plan.still_cache_mb,
+    max_queue: plan.max_queue,
+  };
+}
+
+/**
+ * The render settings of a config. A caller may hand the handler an already-resolved config built
+ * before the memory budget existed; the defaults then fill what it lacks.
+ */
+export function renderConfig(config: TminusConfig): RenderConfig {
+  return { ...DEFAULT_CONFIG.render, ...config.render };
 }
 
 // Plain path segments only: the path is put into links, cookie paths and the CLI's link.

@@ -31,6 +31,7 @@ export {
   limitsFor,
   type PlanLimits,
   type RenderConfig,
+  renderConfig,
   resolveConfig,
   type TminusConfig,
   type TminusConfigInput,
@@ -48,6 +49,14 @@ export {
   type HousekeepingJobOptions,
   purgeExpired,
 } from "./housekeeping";
+export {
+  MAX_MEMORY_MB,
+  type MemoryPlan,
+  MIN_MEMORY_MB,
+  memoryPlan,
+  PROCESS_SHARE_MB,
+  THREAD_SHARE_MB,
+} from "./memory-budget";
 export { type HealthOptions, NOT_READY, type NotReadyReason } from "./observability/health";
 export { buildOpenApiDocument, type OpenApiOptions } from "./openapi/document";
 export type { InvokeRoute, RouteCall, RouteTrace } from "./pipeline/invoke-route";

@@ -158,6 +158,59 @@ describe("email images when the render pool is full", () => {
   }, 120_000);
 });
 
+describe("stills without a thread of their own (render.still_thread: false)", () => {
+  it("are drawn ahead of the waiting images on the pool's thread, and are the same stills", async () => {
+    const own = createMetrics({ processMetrics: false });
+    const small = await startTestServer(
+      {
+        plans: { starter: { requests_per_minute: 100_000 } },
+        render: { threads: 1, max_queue: 1, max_wait_ms: 0, still_thread: false },
+      },
+      { handler: { metrics: own } },
+    );
+    try {
+      const key = await small.key("production");
+      const created = await small.call("POST", "/api/v1/timers", {
+        key,
+        body: { name: "Trial", type: "personalized", personalization: { source: "deadline" } },
+        headers: { "idempotency-key": newKey() },
+      });
+      const pub = await small.call("POST", `/api/v1/timers/${created.json.data.id}/publish`, {
+        key,
+        headers: { "if-match": created.json.data.revision },
+      });
+      expect(pub.status, pub.text).toBe(200);
+      small.setNow(T0);
+      const urls = Array.from(
+        { length: 12 },
+        (_, i) =>
+          `${small.url}/t/${created.json.data.id}/countdown.gif?deadline=${deadline(7200 + i * 61)}`,
+      );
+      const answers = await Promise.all(urls.map(get));
+      expect(answers.map((a) => a.status)).toEqual(urls.map(() => 200));
+      const stills = answers.filter((a) => a.degraded === "still");
+      const full = answers.filter((a) => a.degraded === null);
+      expect(stills.length).toBeGreaterThan(0);
+      for (const a of stills) expect(firstFrame(a.bytes).frames).toBe(1);
+      for (const a of full) expect(firstFrame(a.bytes).frames).toBe(60);
+      // Every still was drawn by the pool (counted with its images), none by a lane of its own.
+      const text = await own.metrics();
+      const drawn = (name: string) => Number(new RegExp(`^${name} (\\d+)`, "m").exec(text)?.[1]);
+      expect(drawn('tminus_render_images_total\\{kind="gif"\\}')).toBe(
+        full.length + drawn('tminus_image_stills_total\\{result="drawn"\\}'),
+      );
+      // The same picture a still lane draws: the first frame of that second's animation.
+      const again = await get(urls[answers.indexOf(stills[0]!)]!);
+      expect(again.degraded).toBeNull();
+      expect(
+        samePixels(firstFrame(stills[0]!.bytes).picture, firstFrame(again.bytes).picture),
+      ).toBe(true);
+    } finally {
+      await small.close();
+    }
+  }, 120_000);
+});
+
 describe("email images that wait too long in the queue", () => {
   it("are answered with the still after render.max_wait_ms, the work nobody waits for withdrawn", async () => {
     const slow = await startTestServer(

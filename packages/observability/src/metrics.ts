@@ -44,6 +44,11 @@ export interface RenderFigures {
   /** Hosted pages and embeds answered `503 overloaded` (event loop too slow). */
   shed: number;
   cache: { hits: number; coalesced: number; misses: number; bytes: number; entries: number };
+  /**
+   * The memory budget (`render.memory_mb`) in MB and how it is shared (`total`, `process`,
+   * `render_threads`, `still_thread`, `image_cache`, `still_cache`, `headroom`); null without one.
+   */
+  budget?: Record<string, number> | null;
 }
 
 /**
@@ -254,6 +259,20 @@ export function createMetrics(options: MetricsOptions = {}): TminusMetrics {
   );
   gauge("tminus_image_cache_entries", "Rendered images kept in memory.", () =>
     sum((f) => f.cache.entries),
+  );
+  add(
+    collectedMetric(
+      "tminus_memory_budget_bytes",
+      "The memory budget (render.memory_mb, part total) and each part's share of it; absent without a budget.",
+      "gauge",
+      () => {
+        const totals = new Map<string, number>();
+        for (const f of figures())
+          for (const [part, mb] of Object.entries(f.budget ?? {}))
+            totals.set(part, (totals.get(part) ?? 0) + mb * 1024 * 1024);
+        return [...totals].map(([part, value]) => ({ labels: { part }, value }));
+      },
+    ),
   );
   // Every bounded cache of the handlers, by its fixed name: a gauge that climbs to its bound
   // and stays there is a cache too small for the load; one that never stops is a leak.

@@ -36,6 +36,7 @@ export {
   type RenderPool,
   type RenderPoolOptions,
   type RenderPoolStats,
+  URGENT_MAX_QUEUE,
 } from "./pool";
 export {
   type ImageFormat,

@@ -42,6 +42,19 @@ export interface RenderPoolOptions {
   /** V8 heap limit of each thread in MB (`resourceLimits.maxOldGenerationSizeMb`). Default: Node's. */
   maxHeapMb?: number;
   /**
+   * V8 young generation of each thread in MB (`resourceLimits.maxYoungGenerationSizeMb`).
+   * Default: Node's (up to 48 MB a thread). A thread rendering new looks and sizes fills its young
+   * generation to the limit before collecting it, so each thread's peak grows by about this much.
+   */
+  maxYoungHeapMb?: number;
+  /**
+   * A full garbage collection in a thread after every this many new atlases (new looks or
+   * sizes). An atlas's buffers are external memory, which V8 collects only once tens of MB of
+   * it piled up; under a memory budget a thread gives them back at once, for some 10 ms per
+   * new look or size. Default 0: left to V8.
+   */
+  collectAfterAtlases?: number;
+  /**
    * The worker script. Default: `worker.js` next to this module in dist/ (an ES module,
    * for the CommonJS build too), found from the sources too (tests) once built. Set it
    * when a bundler moved the package's files.
@@ -75,7 +88,17 @@ export interface PoolRenderOptions {
    * finishes as usual. For a caller that can draw the image itself, or no longer needs it.
    */
   signal?: AbortSignal;
+  /**
+   * Ahead of every waiting job, and taken even when `maxQueue` jobs wait (up to
+   * {@link URGENT_MAX_QUEUE} urgent ones more): for a one-frame stand-in that a request needs
+   * now because its full image was refused or is late, on a pool with no thread of its own for
+   * those.
+   */
+  urgent?: boolean;
 }
+
+/** Urgent jobs (see {@link PoolRenderOptions.urgent}) that may wait beyond `maxQueue`. */
+export const URGENT_MAX_QUEUE = 1024;
 
 /** A bounded pool of render threads. */
 export interface RenderPool {
@@ -86,8 +109,13 @@ export interface RenderPool {
   /** Resolves when every thread has started (and warmed, unless `warm: false`). */
   readonly ready: Promise<void>;
   stats(): RenderPoolStats;
-  /** What each thread's caches hold now, and its V8 heap (`heapUsed`, `external`). */
-  cacheStats(): Promise<Array<ImageCacheStats & { heapUsed: number; external: number }>>;
+  /**
+   * What each thread's caches hold now, its V8 heap (`heapUsed`, `external`) and the full
+   * collections `collectAfterAtlases` made.
+   */
+  cacheStats(): Promise<
+    Array<ImageCacheStats & { heapUsed: number; external: number; collections: number }>
+  >;
   /**
    * Terminates the threads. Waiting and running jobs are rejected with
    * RenderError "pool_closed", as is every later request.

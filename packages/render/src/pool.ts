@@ -25,14 +25,15 @@ import {
   startWorker,
   threadExecArgv,
 } from "./pool-threads";
-import type { RenderPool, RenderPoolOptions } from "./pool-types";
+import { type RenderPool, type RenderPoolOptions, URGENT_MAX_QUEUE } from "./pool-types";
 import type { RenderThreadOptions, RenderThreadReply, RenderThreadRequest } from "./worker";
 
-export type {
-  PoolRenderOptions,
-  RenderPool,
-  RenderPoolOptions,
-  RenderPoolStats,
+export {
+  type PoolRenderOptions,
+  type RenderPool,
+  type RenderPoolOptions,
+  type RenderPoolStats,
+  URGENT_MAX_QUEUE,
 } from "./pool-types";
 
 interface Pending {
@@ -43,6 +44,7 @@ interface Pending {
 interface Job extends Pending {
   id: number;
   kind: "gif" | "png";
+  urgent: boolean;
   input: ImageInput;
   /** The thread it was sent to (null while it waits in the pool's queue). */
   thread: Thread | null;
@@ -111,10 +113,13 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     niceness: niceness(options.niceness ?? 10),
     batch: THREAD_BATCH,
     claims,
+    collectAfterAtlases: options.collectAfterAtlases ?? 0,
   };
 
   const threads: Thread[] = [];
+  // Urgent jobs wait at the front, in the order they came; `urgentWaiting` counts them.
   const queue: Job[] = [];
+  let urgentWaiting = 0;
   let nextId = 1;
   let closed = false;
   let broken: RenderError | null = null;
@@ -130,9 +135,10 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       name: "tminus-render",
       workerData: threadOptions,
       execArgv: threadExecArgv(process.execArgv),
-      ...(options.maxHeapMb
-        ? { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb } }
-        : {}),
+      resourceLimits: {
+        ...(options.maxHeapMb ? { maxOldGenerationSizeMb: options.maxHeapMb } : {}),
+        ...(options.maxYoungHeapMb ? { maxYoungGenerationSizeMb: options.maxYoungHeapMb } : {}),
+      },
     });
     const thread: Thread = {
       worker,
@@ -197,7 +203,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       const error = new RenderError("render_failed", `a render thread stopped: ${reason}`);
       failStart(error);
       // Jobs it had not started go back to the front of the queue; the one it was rendering fails.
-      for (const job of [...thread.jobs].reverse()) if (withdraw(job)) queue.unshift(job);
+      for (const job of [...thread.jobs].reverse()) if (withdraw(job)) requeue(job);
       for (const waiting of thread.pending.values()) waiting.reject(error);
       thread.pending.clear();
       for (const job of thread.jobs.splice(0)) settle(job);
@@ -209,6 +215,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         threads.splice(at, 1);
         if (threads.length === 0) {
           broken = error;
+          urgentWaiting = 0;
           for (const job of queue.splice(0)) job.reject(error);
         }
         for (const other of threads) next(other);
@@ -317,7 +324,11 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
 
   /** Fills a thread's free places: from the queue, else a job waiting in a busier thread's port. */
   function next(thread: Thread): void {
-    while (thread.jobs.length < THREAD_PIPELINE && queue.length > 0) run(thread, queue.shift()!);
+    while (thread.jobs.length < THREAD_PIPELINE && queue.length > 0) {
+      const job = queue.shift()!;
+      if (job.urgent) urgentWaiting--;
+      run(thread, job);
+    }
     if (thread.jobs.length > 0) return;
     for (const other of threads) {
       const last = other.jobs.at(-1);
@@ -326,6 +337,14 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         return;
       }
     }
+  }
+
+  /** A job taken back from a stopped thread goes first again: to the front of its kind. */
+  function requeue(job: Job): void {
+    if (job.urgent) {
+      queue.unshift(job);
+      urgentWaiting++;
+    } else queue.splice(urgentWaiting, 0, job);
   }
 
   /** Jobs waiting: in the queue, and sent to a thread behind the one it renders. */
@@ -339,6 +358,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     kind: "gif" | "png",
     input: ImageInput,
     signal: AbortSignal | undefined,
+    urgent = false,
   ): Promise<Uint8Array> {
     if (closed) return Promise.reject(closedError());
     if (broken) return Promise.reject(broken);
@@ -352,6 +372,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       const job: Job = {
         id: 0,
         kind,
+        urgent,
         input,
         thread: null,
         slot: -1,
@@ -368,7 +389,19 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       };
       const free = threads.find((t) => t.jobs.length === 0);
       if (free) run(free, job);
-      else if (waiting() < maxQueue) {
+      else if (urgent) {
+        const behind = queue.length === 0 && threads.find((t) => t.jobs.length < THREAD_PIPELINE);
+        if (behind) run(behind, job);
+        else if (urgentWaiting < URGENT_MAX_QUEUE) {
+          // Behind the urgent jobs already waiting, ahead of every other.
+          queue.splice(urgentWaiting, 0, job);
+          urgentWaiting++;
+        } else {
+          counters.refused++;
+          job.reject(queueFull(URGENT_MAX_QUEUE, retryAfterSeconds));
+          return;
+        }
+      } else if (waiting() < maxQueue) {
         const behind = threads.find((t) => t.jobs.length < THREAD_PIPELINE);
         if (behind) run(behind, job);
         else queue.push(job);
@@ -382,8 +415,10 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         // started finishes as usual.
         const cancel = () => {
           const queued = queue.indexOf(job);
-          if (queued >= 0) queue.splice(queued, 1);
-          else if (!withdraw(job)) return;
+          if (queued >= 0) {
+            queue.splice(queued, 1);
+            if (job.urgent) urgentWaiting--;
+          } else if (!withdraw(job)) return;
           job.reject(cancelledError());
           const thread = threads.find((t) => t.jobs.length < THREAD_PIPELINE);
           if (thread) next(thread);
@@ -401,8 +436,8 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   ready.catch(() => undefined);
 
   return {
-    renderGif: (input, options) => submit("gif", input, options?.signal),
-    renderPng: (input, options) => submit("png", input, options?.signal),
+    renderGif: (input, options) => submit("gif", input, options?.signal, options?.urgent),
+    renderPng: (input, options) => submit("png", input, options?.signal, options?.urgent),
     ready,
     stats() {
       return {
@@ -428,6 +463,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       if (closed) return;
       closed = true;
       const error = closedError();
+      urgentWaiting = 0;
       for (const job of queue.splice(0)) job.reject(error);
       for (const thread of threads) {
         if (thread.recycleTimer) clearTimeout(thread.recycleTimer);

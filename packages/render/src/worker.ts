@@ -2,6 +2,8 @@
 // rendering what the pool sends, one job at a time, off the caller's event loop.
 // Built as dist/worker.js (an ES module, for both builds); never imported by the package.
 import { getPriority, setPriority } from "node:os";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { RenderError } from "./errors";
 import { createImageRenderer, type ImageRendererOptions } from "./image";
@@ -25,6 +27,12 @@ export interface RenderThreadOptions {
    * it (then -id) or the pool takes it back (then 0). Optional for a caller's own script.
    */
   claims?: Int32Array;
+  /**
+   * Collect garbage in full after every this many new atlases (0 or absent: leave it to V8).
+   * An atlas's buffers are external memory, which V8 collects only once tens of MB of it
+   * have piled up; a thread under a memory budget gives them back at once instead.
+   */
+  collectAfterAtlases?: number;
 }
 
 /** A request from the pool. */
@@ -63,6 +71,24 @@ function lowerPriority(increment: number): void {
   }
 }
 
+let collectedAt = 0;
+let collections = 0;
+let collect: (() => void) | null = null;
+
+/** A full collection once `collectAfterAtlases` new atlases were built since the last. */
+function collectIfDue(atlasBuilds: number): void {
+  const every = options.collectAfterAtlases ?? 0;
+  if (every <= 0 || atlasBuilds - collectedAt < every) return;
+  collectedAt = atlasBuilds;
+  if (!collect) {
+    // V8's gc() is exposed only to contexts made after the flag is set; the thread's own was not.
+    setFlagsFromString("--expose-gc");
+    collect = runInNewContext("gc") as () => void;
+  }
+  collect();
+  collections++;
+}
+
 function reply(message: RenderThreadReply): void {
   port!.postMessage(message);
 }
@@ -90,7 +116,12 @@ async function run(request: RenderThreadRequest): Promise<void> {
       reply({
         type: "stats",
         id: request.id,
-        stats: { ...images.cacheStats(), heapUsed: memory.heapUsed, external: memory.external },
+        stats: {
+          ...images.cacheStats(),
+          heapUsed: memory.heapUsed,
+          external: memory.external,
+          collections,
+        },
       });
       return;
     }
@@ -102,10 +133,9 @@ async function run(request: RenderThreadRequest): Promise<void> {
       bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
         ? bytes
         : bytes.slice();
-    hold(
-      { type: "done", id: request.id, bytes: own, atlasBuilds: images.cacheStats().atlasBuilds },
-      [own.buffer as ArrayBuffer],
-    );
+    const { atlasBuilds } = images.cacheStats();
+    hold({ type: "done", id: request.id, bytes: own, atlasBuilds }, [own.buffer as ArrayBuffer]);
+    collectIfDue(atlasBuilds);
   } catch (err) {
     const error =
       err instanceof RenderError

@@ -76,6 +76,62 @@ describe("a full render queue", () => {
   });
 });
 
+describe("urgent jobs", () => {
+  it("go ahead of every waiting job, and are taken when the queue is full", async () => {
+    const pool = esm.createRenderPool({ threads: 1, maxQueue: 5, warm: false });
+    try {
+      const done: string[] = [];
+      const job = (name: string, seconds: number, urgent = false) =>
+        pool.renderGif({ remainingSeconds: seconds, frames: 2 }, { urgent }).then((bytes) => {
+          done.push(name);
+          return bytes;
+        });
+      // a renders, b to d wait in the thread's port, e and f in the queue: 5 waiting, full.
+      const plain = ["a", "b", "c", "d", "e", "f"].map((name, i) => job(name, 61 + i));
+      await expect(job("refused", 99)).rejects.toMatchObject({ code: "queue_full" });
+      const urgent = [job("u1", 120, true), job("u2", 121, true)];
+      expect(pool.stats()).toMatchObject({ queued: 7, refused: 1 });
+      const gifs = await Promise.all([...plain, ...urgent]);
+      // The thread's port keeps its order; the urgent ones pass e and f, in their own order.
+      expect(done).toEqual(["a", "b", "c", "d", "u1", "u2", "e", "f"]);
+      for (const gif of gifs) expect(decodeGif(gif).frames).toHaveLength(2);
+      expect(esm.URGENT_MAX_QUEUE).toBe(1024);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("a pool told to collect after new atlases", () => {
+  it("collects in full once per new look or size, and not for a look it has", async () => {
+    const collecting = esm.createRenderPool({ threads: 1, warm: false, collectAfterAtlases: 1 });
+    const leaving = esm.createRenderPool({ threads: 1, warm: false });
+    try {
+      const draw = (pool: typeof collecting, width: number) =>
+        pool.renderPng({ remainingSeconds: 5, width, look: { show_labels: false } });
+      for (const pool of [collecting, leaving])
+        for (const w of [200, 300, 400]) await draw(pool, w);
+      const [built] = await collecting.cacheStats();
+      expect(built!.atlasBuilds).toBeGreaterThanOrEqual(3);
+      // One per image that needed new atlases (a PNG of a new size may build more than one).
+      expect(built!.collections).toBe(3);
+      expect((await leaving.cacheStats())[0]).toMatchObject({
+        atlasBuilds: built!.atlasBuilds,
+        collections: 0,
+      });
+      // A look and size it has: no new atlas, no collection.
+      await draw(collecting, 400);
+      await draw(collecting, 400);
+      expect((await collecting.cacheStats())[0]).toMatchObject({
+        atlasBuilds: built!.atlasBuilds,
+        collections: built!.collections,
+      });
+    } finally {
+      await Promise.all([collecting.close(), leaving.close()]);
+    }
+  });
+});
+
 describe("a thread that built many atlases", () => {
   it("is replaced by a fresh one once idle, and the pool renders on", async () => {
     const pool = esm.createRenderPool({

@@ -1,5 +1,11 @@
 import { createCliLogger, parseLogFormat, parseLogLevel } from "../logging";
-import { loadConfig, openStore, parsePoolSize, parseSharedCacheSeconds } from "../options";
+import {
+  loadConfig,
+  openStore,
+  parseMemoryMb,
+  parsePoolSize,
+  parseSharedCacheSeconds,
+} from "../options";
 
 /** The flags every long-running command (`serve`, `worker`) takes, as commander hands them over. */
 export interface ProcessFlags {
@@ -10,6 +16,8 @@ export interface ProcessFlags {
   poolSize?: string;
   /** `serve --shared-cache-seconds` (render.shared_cache_seconds). */
   sharedCacheSeconds?: string;
+  /** `serve --memory-mb` (render.memory_mb). */
+  memoryMb?: string;
   logFormat?: string;
   logLevel: string;
 }
@@ -27,6 +35,7 @@ export async function startProcess(opts: ProcessFlags, role: string) {
   const config = loadConfig(opts.config, {
     base_url: opts.baseUrl ?? undefined,
     shared_cache_seconds: parseSharedCacheSeconds(opts.sharedCacheSeconds),
+    memory_mb: parseMemoryMb(opts.memoryMb),
   });
   const { store, path, applied } = await openStore(opts.db, {
     migrate: opts.migrate,

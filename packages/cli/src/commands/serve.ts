@@ -102,6 +102,10 @@ export function registerServe(program: Command): void {
       "--shared-cache-seconds <n>",
       "let a CDN or reverse proxy keep images without recipient parameters this many seconds (0 to 60; config render.shared_cache_seconds, default 0: none)",
     )
+    .option(
+      "--memory-mb <n>",
+      "memory budget in MB (272 to 65536; config render.memory_mb): sizes render threads, their heaps, caches and the render queue (docs/configuration.md)",
+    )
     .option("--log-format <format>", LOG_FORMAT_HELP)
     .option("--log-level <level>", LOG_LEVEL_HELP, "info")
     .option(

@@ -15,14 +15,11 @@ export function hmacSha256(key: string | Uint8Array, message: string | Uint8Arra
   let k = toBytes(key);
   // Keys longer than a block are hashed first (RFC 2104 section 2).
   if (k.length > BLOCK) k = sha256(k);
-  const inner = new Uint8Array(BLOCK);
-  const outer = new Uint8Array(BLOCK);
-  // Stryker disable next-line EqualityOperator: equivalent, writes past a typed array's end are dropped.
-  for (let i = 0; i < BLOCK; i++) {
-    const byte = k[i] ?? 0;
-    inner[i] = byte ^ 0x36;
-    outer[i] = byte ^ 0x5c;
-  }
+  // The key zero-padded to a block, then each byte xored with the pads.
+  const block = new Uint8Array(BLOCK);
+  block.set(k);
+  const inner = block.map((byte) => byte ^ 0x36);
+  const outer = block.map((byte) => byte ^ 0x5c);
   const msg = toBytes(message);
   const innerInput = new Uint8Array(BLOCK + msg.length);
   innerInput.set(inner);

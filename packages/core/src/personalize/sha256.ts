@@ -26,25 +26,18 @@ export function sha256(data: Uint8Array): Uint8Array {
   padded.set(data);
   padded[data.length] = 0x80;
   const view = new DataView(padded.buffer);
-  const bits = data.length * 8;
-  // Stryker disable next-line ArithmeticOperator: equivalent below 512 MB, where the high word is 0 and bits * 2^32 wraps to 0 too.
-  view.setUint32(padded.length - 8, Math.floor(bits / 0x1_0000_0000));
-  view.setUint32(padded.length - 4, bits >>> 0);
+  // The high word is bits / 2^32, that is length / 2^29 (0 below 512 MB); the low one wraps.
+  view.setUint32(padded.length - 8, Math.floor(data.length / 0x2000_0000));
+  view.setUint32(padded.length - 4, (data.length * 8) >>> 0);
 
   const h = Uint32Array.from(INITIAL);
   const w = new Uint32Array(64);
   for (let offset = 0; offset < padded.length; offset += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(offset + i * 4);
-    // Stryker disable next-line EqualityOperator: equivalent, a write to w[64] of a 64-word typed array is dropped.
-    for (let i = 16; i < 64; i++) {
-      const a = w[i - 15]!;
-      const b = w[i - 2]!;
-      const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
-      const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
-      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0;
-    }
     let [a, b, c, d, e, f, g, hh] = [h[0]!, h[1]!, h[2]!, h[3]!, h[4]!, h[5]!, h[6]!, h[7]!];
     for (let i = 0; i < 64; i++) {
+      // The message schedule is built as the rounds use it (one loop, not two): a separate
+      // loop's bound could be written `<=` and no output would change.
+      w[i] = i < 16 ? view.getUint32(offset + i * 4) : schedule(w, i);
       const t1 =
         (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) >>>
         0;
@@ -71,6 +64,15 @@ export function sha256(data: Uint8Array): Uint8Array {
   const outView = new DataView(out.buffer);
   for (let i = 0; i < 8; i++) outView.setUint32(i * 4, h[i]!);
   return out;
+}
+
+/** Word i >= 16 of the message schedule, from the 16 words before it. */
+function schedule(w: Uint32Array, i: number): number {
+  const a = w[i - 15]!;
+  const b = w[i - 2]!;
+  const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
+  const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
+  return (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0;
 }
 
 function rotr(x: number, n: number): number {

@@ -8,11 +8,16 @@ import { isCanonicalTimeZone } from "../time/timezones";
 
 /** Whether `definition` counts to a wall time that its owner lets each viewer read in their zone. */
 export function followsViewerTimezone(definition: TimerDefinition): boolean {
-  if (definition.type === "recurring") return definition.allow_viewer_timezone === true;
-  // Stryker disable next-line ConditionalExpression: equivalent, no other type's schema admits allow_viewer_timezone.
-  if (definition.type === "fixed")
-    return definition.allow_viewer_timezone === true && definition.deadline_local !== undefined;
-  return false;
+  // A switch, not a chain of ifs: a test `type === "fixed"` before the last `return false`
+  // could be dropped unnoticed, since no other type's schema admits allow_viewer_timezone.
+  switch (definition.type) {
+    case "recurring":
+      return definition.allow_viewer_timezone === true;
+    case "fixed":
+      return definition.allow_viewer_timezone === true && definition.deadline_local !== undefined;
+    default:
+      return false;
+  }
 }
 
 /** What a viewer's zone did to a definition: used, or ignored and why. */

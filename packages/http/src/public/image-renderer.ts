@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
-import type { ImageInput, RenderPool, RenderPoolStats } from "@tminus/render";
+import type { ImageInput, RenderPool, RenderPoolOptions, RenderPoolStats } from "@tminus/render";
 import type { RenderConfig } from "../config";
+import { serverThreads } from "../memory-budget";
 import { loadRender } from "./render-module";
 
 /** Renders email images for the public routes: on a pool of threads, or inline. */
@@ -9,7 +10,12 @@ export interface ImageRenderer {
    * The image, drawn on the pool (or inline). Aborting `signal` withdraws it while no thread has
    * started it: the promise then rejects (RenderError "cancelled"). Inline drawing ignores it.
    */
-  render(kind: "gif" | "png", input: ImageInput, signal?: AbortSignal): Promise<Uint8Array>;
+  render(
+    kind: "gif" | "png",
+    input: ImageInput,
+    signal?: AbortSignal,
+    urgent?: boolean,
+  ): Promise<Uint8Array>;
   /**
    * Starts the pool now and resolves once each thread has drawn the default look, so the
    * first image a client asks for finds fonts read and an atlas built. Inline rendering
@@ -42,20 +48,21 @@ export function createImageRenderer(config: RenderConfig): ImageRenderer {
           atlasBytes: config.atlas_cache_mb * 1024 * 1024,
           frameBytes: config.frame_cache_mb * 1024 * 1024,
         },
+        ...threadLimits(config),
       });
       return started;
     });
     return pool;
   };
   return {
-    async render(kind, input, signal) {
+    async render(kind, input, signal, urgent) {
       let bytes: Uint8Array;
       if (config.threads === 0) {
         const r = await loadRender();
         bytes = await (kind === "gif" ? r.renderGif(input) : r.renderPng(input));
       } else {
         const p = await poolOf();
-        const options = signal ? { signal } : undefined;
+        const options = { ...(signal ? { signal } : {}), ...(urgent ? { urgent } : {}) };
         bytes = await (kind === "gif" ? p.renderGif(input, options) : p.renderPng(input, options));
       }
       rendered[kind]++;
@@ -75,16 +82,23 @@ export function createImageRenderer(config: RenderConfig): ImageRenderer {
   };
 }
 
+/**
+ * A render thread's V8 limits, and under a memory budget an earlier recycling (a thread that
+ * built 8 atlases, new looks or sizes, and then idles 10 s is replaced by a fresh one, so what a
+ * storm of new sizes grew is given back; without a budget: after 64, as before) and a full
+ * collection after each new atlas (its dead buffers given back at once, not tens of MB later).
+ */
+export function threadLimits(
+  config: RenderConfig,
+): Pick<RenderPoolOptions, "maxHeapMb" | "maxYoungHeapMb" | "recycle" | "collectAfterAtlases"> {
+  return {
+    ...(config.thread_heap_mb ? { maxHeapMb: config.thread_heap_mb } : {}),
+    ...(config.thread_young_mb ? { maxYoungHeapMb: config.thread_young_mb } : {}),
+    ...(config.memory_mb ? { recycle: { afterAtlases: 8 }, collectAfterAtlases: 1 } : {}),
+  };
+}
+
 /** Whether rendering was refused because the pool's queue is full. */
 export function isQueueFull(error: unknown): error is Error & { retryAfterSeconds?: number } {
   return (error as { code?: string } | null)?.code === "queue_full";
-}
-
-/**
- * The server's render threads by default: one per core, at most 4. They run at nice 10, below
- * the event loop, so they take only what the API leaves; one less than the cores (the old
- * default) left a core idle while a burst of new images queued (on 2 cores: half the machine).
- */
-export function serverThreads(cores: number): number {
-  return Math.max(1, Math.min(4, Math.floor(cores)));
 }

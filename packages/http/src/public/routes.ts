@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
 import {
   computeStatus,
   EMBED_SCRIPT_PATH,
@@ -12,9 +13,16 @@ import {
 import type { CacheFigure, RenderFigures } from "@tminus/observability";
 import type { ImageInput } from "@tminus/render";
 import type { Store, TimerRecord } from "@tminus/store";
-import { analyticsConfig, cachesConfig, type TminusConfig, webhookConfig } from "../config";
+import {
+  analyticsConfig,
+  cachesConfig,
+  renderConfig,
+  type TminusConfig,
+  webhookConfig,
+} from "../config";
 import type { ReadCache } from "../guards/read-cache";
 import { isUuid } from "../ids";
+import { budgetShares, serverThreads } from "../memory-budget";
 import { clientAddress } from "../transport/base-url";
 import type { ApiRequest, ApiResponse } from "../transport/exchange";
 import { campaignLabel, clickState } from "./campaign-label";
@@ -24,7 +32,7 @@ import { countdownJson, countdownJsonNotAvailable } from "./countdown-json";
 import { clickTarget, endedImageRedirect, hostedPageFor, redirectTo } from "./go";
 import { createImageCache } from "./image-cache";
 import { type ImageOptions, imageOptions } from "./image-options";
-import { createImageRenderer, isQueueFull } from "./image-renderer";
+import { createImageRenderer, isQueueFull, threadLimits } from "./image-renderer";
 import { refusedTextField, withFormerText } from "./legacy-text";
 import { createLoadShedder } from "./load-shedding";
 import { unfilledMergeTagParam } from "./merge-tags";
@@ -87,7 +95,8 @@ export function createPublicRoutes(deps: {
   /** The handler's clock, read when an answer is ready (how long a shared cache may keep it). */
   now?: () => number;
 }) {
-  const images = createImageCache(deps.config.render.image_cache_mb * 1024 * 1024);
+  const render = renderConfig(deps.config);
+  const images = createImageCache(render.image_cache_mb * 1024 * 1024);
   const bounds = cachesConfig(deps.config);
   const firstViews = rememberFirstViews(deps.store, bounds.first_views);
   const counting = analyticsConfig(deps.config).enabled;
@@ -98,18 +107,32 @@ export function createPublicRoutes(deps: {
     deps.onError,
     bounds.viewer_events,
   );
-  const renderer = createImageRenderer(deps.config.render);
+  const renderer = createImageRenderer(render);
+  // The shares of the settings in force (a setting given next to the budget takes its own).
+  const budget =
+    render.memory_mb === null
+      ? null
+      : {
+          ...render,
+          memory_mb: render.memory_mb,
+          threads: render.threads ?? serverThreads(availableParallelism()),
+        };
   const uploadedFonts = createUploadedFonts(deps.store, deps.cache);
   const uploadedImages = createUploadedImages(deps.store, deps.cache);
   // The pool full: a still of the exact time, never a 503. The loop too slow: pages give way.
   const stills = createStillImages({
-    cacheBytes: deps.config.render.still_cache_mb * 1024 * 1024,
-    atlasCacheBytes: deps.config.render.atlas_cache_mb * 1024 * 1024,
-    maxWaitMs: deps.config.render.max_wait_ms,
+    cacheBytes: render.still_cache_mb * 1024 * 1024,
+    atlasCacheBytes: render.atlas_cache_mb * 1024 * 1024,
+    maxWaitMs: render.max_wait_ms,
+    limits: threadLimits(render),
+    // Inline rendering (threads 0) has no pool to go first on: stills keep their lane.
+    ...(render.still_thread || render.threads === 0
+      ? {}
+      : { onPool: (kind, input) => renderer.render(kind, input, undefined, true) }),
   });
-  const shedder = createLoadShedder(deps.config.render.page_shed_delay_ms);
+  const shedder = createLoadShedder(render.page_shed_delay_ms);
   // 0 (the default): every image is answered `no-cache` alone, as before the option existed.
-  const sharedSeconds = deps.config.render.shared_cache_seconds;
+  const sharedSeconds = render.shared_cache_seconds;
   const readClock = deps.now ?? Date.now;
   let unavailable: Promise<{ gif: Uint8Array; png: Uint8Array }> | undefined;
 
@@ -223,7 +246,7 @@ export function createPublicRoutes(deps: {
     const full = images.share(
       key,
       (signal) => renderWithFormerText(kind, input, signal),
-      queued && deps.config.render.max_wait_ms > 0,
+      queued && render.max_wait_ms > 0,
     );
     // A still answers instead: the render is withdrawn unless a thread has started it or another
     // request waits for the same picture (each recipient's own is wanted by no one else).
@@ -502,7 +525,7 @@ export function createPublicRoutes(deps: {
     prepare: async () => {
       await renderer.prepare();
       await unavailableImages();
-      if (deps.config.render.threads !== 0) await stills.prepare();
+      if (render.threads !== 0) await stills.prepare();
     },
     /** What the render pool and the image cache did so far (read when metrics are scraped). */
     figures: (): RenderFigures => ({
@@ -511,6 +534,7 @@ export function createPublicRoutes(deps: {
       stills: { ...stills.figures, ...stills.cacheCounts },
       shed: shedder.counts.shed,
       cache: { ...images.counts, bytes: images.bytes, entries: images.size },
+      budget: budget && { total: budget.memory_mb, ...budgetShares(budget) },
     }),
     /** The public routes' bounded caches now (read when metrics are scraped). */
     caches: (): CacheFigure[] => {

@@ -3,7 +3,7 @@
 // one frame's composition and encoding instead of up to 60, is drawn on a lane of its own (one
 // thread beside the pool, started by `prepare` or at the first still) and is kept by look, size
 // and second, so a campaign's recipients at the same second share one.
-import type { ImageInput, RenderPool } from "@tminus/render";
+import type { ImageInput, RenderPool, RenderPoolOptions } from "@tminus/render";
 import { createImageCache } from "./image-cache";
 import { isQueueFull } from "./image-renderer";
 import { loadRender } from "./render-module";
@@ -24,6 +24,16 @@ export function createStillImages(options: {
   atlasCacheBytes: number;
   /** How long a queued image may take before its still answers instead; 0: no limit. */
   maxWaitMs: number;
+  /** The lane's thread's V8 limits and recycling (the pool's, see `threadLimits`). */
+  limits?: Pick<
+    RenderPoolOptions,
+    "maxHeapMb" | "maxYoungHeapMb" | "recycle" | "collectAfterAtlases"
+  >;
+  /**
+   * Draws a still ahead of every waiting image on the pool's threads, instead of on a lane
+   * of its own (`render.still_thread: false`: a memory budget with room for one thread less).
+   */
+  onPool?: (kind: "gif" | "png", input: ImageInput) => Promise<Uint8Array>;
 }) {
   const kept = createImageCache(options.cacheBytes);
   // For metrics: stills drawn on the event loop (the lane's queue was full too), and requests
@@ -40,14 +50,16 @@ export function createStillImages(options: {
         // machine; a still is one frame, and it is what the recipient would otherwise not see.
         niceness: 0,
         cache: { atlasBytes: options.atlasCacheBytes, frameBytes: 1024 * 1024 },
+        ...options.limits,
       }),
     );
     return lane;
   };
 
   async function draw(kind: "gif" | "png", input: ImageInput): Promise<Uint8Array> {
-    const pool = await laneOf();
     try {
+      if (options.onPool) return await options.onPool(kind, input);
+      const pool = await laneOf();
       return await (kind === "gif" ? pool.renderGif(input) : pool.renderPng(input));
     } catch (error) {
       if (!isQueueFull(error)) throw error;
@@ -110,7 +122,7 @@ export function createStillImages(options: {
     cacheSize: () => ({ entries: kept.size, bytes: kept.bytes }),
     /** Starts the lane's thread now (warm), so the first burst does not wait for it. */
     async prepare(): Promise<void> {
-      await (await laneOf()).ready;
+      if (!options.onPool) await (await laneOf()).ready;
     },
     /** Stops the lane's thread, if it ever started. */
     async close() {
