@@ -166,6 +166,22 @@ describe("the ends of a search", () => {
   });
 });
 
+describe("previous within the period of DTSTART", () => {
+  test("the candidates before DTSTART end the backward scan only after the later ones are seen", () => {
+    // Period 0 (1 January) generates 08:00, 10:00 and 12:00; 08:00 is before DTSTART (09:00)
+    // and ends the scan, so the scan must reach it last, after 10:00.
+    const r = rule("FREQ=DAILY;BYHOUR=8,10,12");
+    const start = local("2026-01-01T09:00");
+    expect(iso(previousOccurrence(r, start, "Etc/UTC", ms("2026-01-01T11:00:00Z")))).toBe(
+      "2026-01-01T10:00:00Z",
+    );
+    expect(iso(previousOccurrence(r, start, "Etc/UTC", ms("2026-01-01T12:30:00Z")))).toBe(
+      "2026-01-01T12:00:00Z",
+    );
+    expect(previousOccurrence(r, start, "Etc/UTC", ms("2026-01-01T09:59:59Z"))).toBeNull();
+  });
+});
+
 describe("previous across a spring-forward gap (America/New_York, 2026-03-08 02:00 -> 03:00)", () => {
   test("of two wall times after the gap, the later instant is the answer", () => {
     // 03:10 EDT = 07:10Z, 03:40 EDT = 07:40Z.

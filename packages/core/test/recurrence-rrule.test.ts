@@ -1,4 +1,4 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { parseRRule, type RRule } from "../src/recurrence/rrule";
 
 function ok(text: string): RRule {
@@ -249,5 +249,33 @@ describe("parseRRule: length, anchors, order", () => {
       ],
       wkst: 7,
     });
+  });
+
+  test("a duplicate BYDAY entry is one entry whatever its spelling; distinct ones all stay", () => {
+    expect(ok("FREQ=WEEKLY;BYDAY=MO,MO,TU").byDay).toEqual([
+      { weekday: 1, nth: null },
+      { weekday: 2, nth: null },
+    ]);
+    expect(ok("FREQ=MONTHLY;BYDAY=1MO,+1MO,1TU,2MO").byDay).toEqual([
+      { weekday: 1, nth: 1 },
+      { weekday: 1, nth: 2 },
+      { weekday: 2, nth: 1 },
+    ]);
+  });
+});
+
+describe("parseRRule: a bug is not the user's fault", () => {
+  test("an error other than a refusal propagates instead of being reported as a bad rule", () => {
+    // Nothing in the parser throws anything but its own refusals; a failing built-in
+    // stands in for a future bug, which must surface rather than blame the rule.
+    const trim = vi.spyOn(String.prototype, "trim").mockImplementation(() => {
+      throw new TypeError("a bug");
+    });
+    try {
+      expect(() => parseRRule("FREQ=DAILY")).toThrow(TypeError);
+    } finally {
+      trim.mockRestore();
+    }
+    expect(parseRRule("FREQ=DAILY").ok).toBe(true);
   });
 });

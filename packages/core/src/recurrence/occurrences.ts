@@ -10,18 +10,20 @@ import { createSchedule, type RecurrenceOptions, type Schedule } from "./schedul
 
 const schedules = new WeakMap<RRule, ReturnType<typeof boundedCache<string, Schedule>>>();
 
+/** A new, registered cache of `rule`'s schedules. */
+function cacheFor(rule: RRule) {
+  const perRule = boundedCache<string, Schedule>(64);
+  schedules.set(rule, perRule);
+  return perRule;
+}
+
 function scheduleFor(
   rule: RRule,
   dtstart: LocalDateTime,
   zone: string,
   options?: RecurrenceOptions,
 ) {
-  let perRule = schedules.get(rule);
-  // Stryker disable next-line ConditionalExpression: equivalent, a fresh cache only costs a set-up.
-  if (perRule === undefined) {
-    perRule = boundedCache<string, Schedule>(64);
-    schedules.set(rule, perRule);
-  }
+  const perRule = schedules.get(rule) ?? cacheFor(rule);
   // The separator matters: [1700000123000, 1000] and [1700000, 1230001000] join alike without
   // it. An absent list keys as "undefined", apart from an empty one: one more set-up at most.
   const exdates = options?.exdates?.map(localMsOf).join(",");

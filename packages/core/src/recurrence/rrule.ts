@@ -69,7 +69,7 @@ export function parseRRule(text: string): ParseRRuleResult {
   try {
     return { ok: true, rule: parseOrThrow(text) };
   } catch (error) {
-    // Stryker disable next-line ConditionalExpression: equivalent, parseOrThrow throws nothing but RuleError for any input; the rethrow guards a future bug.
+    // Only a refusal is the rule's fault; anything else is a bug and surfaces as one.
     if (error instanceof RuleError) return { ok: false, message: error.message };
     throw error;
   }
@@ -146,28 +146,28 @@ function parseOrThrow(text: string): RRule {
   const byDay: RRuleWeekday[] = [];
   const byDayPart = parts.get("BYDAY");
   if (byDayPart) {
-    const seen = new Set<string>();
     for (const item of byDayPart.value.split(",")) {
       const m = /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(item);
       if (!m)
         fail(`part "${byDayPart.raw}": "${item}" is not a weekday (MO..SU, e.g. 1MO or -1FR).`);
       const nth = m[1] === undefined ? null : Number(m[1]);
-      if (nth !== null && freq !== "MONTHLY") {
-        fail(
-          `part "${byDayPart.raw}": ordinals such as "${item}" are only allowed with FREQ=MONTHLY.`,
-        );
+      // Only an ordinal has limits (one test for both, so no check stands idle on null).
+      if (nth !== null) {
+        if (freq !== "MONTHLY") {
+          fail(
+            `part "${byDayPart.raw}": ordinals such as "${item}" are only allowed with FREQ=MONTHLY.`,
+          );
+        }
+        if (nth === 0 || nth < -5 || nth > 5) {
+          fail(
+            `part "${byDayPart.raw}": a month has 1 to 5 of each weekday, so "${item}" never occurs.`,
+          );
+        }
       }
-      // Stryker disable next-line ConditionalExpression: equivalent, a null ordinal fails every comparison after it.
-      if (nth !== null && (nth === 0 || nth < -5 || nth > 5)) {
-        fail(
-          `part "${byDayPart.raw}": a month has 1 to 5 of each weekday, so "${item}" never occurs.`,
-        );
-      }
-      // Stryker disable next-line StringLiteral: equivalent, any text for no ordinal keeps keys apart from numbered ones.
-      const key = `${nth ?? ""}${m[2]}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      byDay.push({ weekday: WEEKDAYS[m[2]!]!, nth });
+      // Deduplicated by value, so "1MO" and "+1MO" are one entry (a list has at most a few
+      // dozen entries: the rule is at most 1,000 characters).
+      const weekday = WEEKDAYS[m[2]!]!;
+      if (!byDay.some((d) => d.weekday === weekday && d.nth === nth)) byDay.push({ weekday, nth });
     }
     byDay.sort((a, b) => a.weekday - b.weekday || (a.nth ?? 0) - (b.nth ?? 0));
   }

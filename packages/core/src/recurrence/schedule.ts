@@ -170,17 +170,13 @@ interface Scan {
 function scanForward(scan: Scan, from: number, visit: (local: number) => boolean): void {
   const { expansion, startLocal, endLocal } = scan;
   const lower = Math.max(from, startLocal);
-  let empty = 0;
-  for (let p = Math.max(0, expansion.periodOfDay(floorDiv(lower, DAY_MS))); ; p++) {
-    const list = expansion.candidates(p);
-    if (list.length === 0) {
-      // The calendar repeats: a whole cycle of empty periods means no more matches.
-      // Stryker disable next-line EqualityOperator: equivalent, one more empty period of a cycle that has none.
-      if (++empty >= expansion.cycle) return;
-      continue;
-    }
-    empty = 0;
-    for (const local of list) {
+  const first = expansion.periodOfDay(floorDiv(lower, DAY_MS)); // >= 0: lower >= startLocal
+  for (
+    let found = periodWithCandidates(expansion, first, 1);
+    found !== null;
+    found = periodWithCandidates(expansion, found.p + 1, 1)
+  ) {
+    for (const local of found.list) {
       if (local < lower) continue;
       if (local >= endLocal) return;
       if (!visit(local)) return;
@@ -192,28 +188,41 @@ function scanForward(scan: Scan, from: number, visit: (local: number) => boolean
 function scanBackward(scan: Scan, from: number, visit: (local: number) => boolean): void {
   const { expansion, startLocal, endLocal } = scan;
   const upper = Math.min(from, endLocal - 1);
-  // Stryker disable next-line ConditionalExpression: equivalent, the loop below then meets nothing at or after startLocal (a shortcut).
-  if (upper < startLocal) return;
-  // Backward, the scan ends at period 0 anyway: counting empty periods only shortens a
-  // fruitless search, so its mutants (below) change the cost, never the answer.
-  let empty = 0;
-  for (let p = expansion.periodOfDay(floorDiv(upper, DAY_MS)); p >= 0; p--) {
-    const list = expansion.candidates(p);
-    // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, see above.
-    if (list.length === 0) {
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,UpdateOperator: equivalent, see above.
-      if (++empty >= expansion.cycle) return;
-      continue;
-    }
-    empty = 0;
-    // Stryker disable next-line ArithmeticOperator: equivalent, reading past the end visits undefined, which resolves to NaN and is never accepted.
-    for (let i = list.length - 1; i >= 0; i--) {
-      const local = list[i]!;
+  // No test of period 0 or of upper < startLocal: every candidate of a period before 0 is
+  // before startLocal, and so is every candidate of period 0 that is not above `upper`
+  // when upper < startLocal, so the loop returns on its own (at most a cycle later).
+  // One call site for both the first period and the next ones: with two, a step of +1 in
+  // the first would go unnoticed (it finds a later period, all above `upper`, then turns).
+  for (let p = expansion.periodOfDay(floorDiv(upper, DAY_MS)); ; ) {
+    const found = periodWithCandidates(expansion, p, -1);
+    if (found === null) return;
+    // A reversed copy, not an index loop: an index read past the end would go unnoticed
+    // (undefined resolves to NaN, which is never accepted).
+    for (const local of [...found.list].reverse()) {
       if (local > upper) continue;
       if (local < startLocal) return;
       if (!visit(local)) return;
     }
+    p = found.p - 1;
   }
+}
+
+/**
+ * The first period from `p` on, stepping by `step`, that has candidates, with them; null
+ * after a whole cycle of empty periods: the calendar repeats, so no later one has any.
+ * Both scans share it, so the forward scan (which would never end without it) pins it.
+ */
+function periodWithCandidates(
+  expansion: Expansion,
+  p: number,
+  step: 1 | -1,
+): { p: number; list: number[] } | null {
+  // `!==`, not `<`: `empty` counts up from 0, and `<=` there would be an unkillable mutant.
+  for (let empty = 0; empty !== expansion.cycle; empty++, p += step) {
+    const list = expansion.candidates(p);
+    if (list.length > 0) return { p, list };
+  }
+  return null;
 }
 
 /** The occurrences of a COUNT rule: the first `count` wall times, resolved, filtered, sorted. */
@@ -230,10 +239,10 @@ function listCounted(
     if (accept(local, r)) instants.push(r);
     return ++seen < count;
   });
-  // Gap shifts can reorder or merge wall times; the occurrences are a set of instants.
-  instants.sort((a, b) => a - b);
-  // Stryker disable next-line all: equivalent through next/previous, whose bisection skips equal neighbours; the list stays a set for whoever reads it.
-  return instants.filter((r, i) => i === 0 || r !== instants[i - 1]);
+  // Gap shifts can reorder wall times. They can also merge two onto one instant, which is
+  // left twice in the list: finiteSchedule answers "the first instant > t", so equal
+  // neighbours are never told apart.
+  return instants.sort((a, b) => a - b);
 }
 
 function finiteSchedule(instants: readonly number[]): Schedule {
