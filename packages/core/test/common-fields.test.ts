@@ -2,7 +2,9 @@
 // written: every type's create and PATCH schema, the create fast path and the timer object
 // take them from it, in its order. The timer object's key order is pinned here too, so that
 // deriving it from the table changed nothing a client sees.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
   emptyClock,
   TIMER_TYPES,
@@ -13,7 +15,13 @@ import {
   timerView,
   validateTimerCreate,
 } from "../src/index";
-import { COMMON_FIELD_NAMES, COMMON_FIELDS, shownCommonFields } from "../src/schema/common-fields";
+import {
+  COMMON_FIELD_NAMES,
+  COMMON_FIELDS,
+  commonCreateShape,
+  commonPatchShape,
+  shownCommonFields,
+} from "../src/schema/common-fields";
 import { fastTimerCreate } from "../src/schema/fast-create";
 
 const BODIES: Record<string, Record<string, unknown>> = {
@@ -142,5 +150,70 @@ describe("the timer object's keys", () => {
       ...tail,
       ...last,
     ]);
+  });
+});
+
+// The name and metadata rules, read off schemas built now (the create schemas of timer.ts are
+// built once, at import): what POST and PATCH accept, and what the API reference says of it.
+describe("the name and metadata fields", () => {
+  const create = () => commonCreateShape();
+  const patch = () => commonPatchShape();
+
+  it("take a name of 1 to 200 characters once trimmed, trimmed", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 210 }), fc.constantFrom("", " ", "  \n"), (text, pad) => {
+        const trimmed = text.trim();
+        const valid = trimmed.length >= 1 && trimmed.length <= 200;
+        for (const shape of [create(), patch()]) {
+          const parsed = shape.name.safeParse(`${pad}${text}${pad}`);
+          expect(parsed.success).toBe(valid);
+          if (parsed.success) expect(parsed.data).toBe(trimmed);
+        }
+      }),
+      { seed: 20_261_129, numRuns: 200 },
+    );
+    for (const name of ["x", "xy", "z".repeat(200), " Sale "])
+      expect(create().name.parse(name)).toBe(name.trim());
+    for (const name of ["", "   ", "z".repeat(201)])
+      expect(create().name.safeParse(name).success).toBe(false);
+  });
+
+  it("takes up to 20 metadata keys of 1..40 characters, values of up to 500", () => {
+    const meta = create().metadata;
+    const keys = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, "v"]));
+    expect(meta.parse(undefined)).toStrictEqual({});
+    expect(meta.parse({ a: "", ["k".repeat(40)]: "v".repeat(500) })).toStrictEqual({
+      a: "",
+      ["k".repeat(40)]: "v".repeat(500),
+    });
+    expect(meta.parse(keys(20))).toStrictEqual(keys(20));
+    for (const bad of [{ "": "v" }, { ["k".repeat(41)]: "v" }, { a: "v".repeat(501) }, { a: 1 }])
+      expect(meta.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    const tooMany = meta.safeParse(keys(21));
+    expect(tooMany.success).toBe(false);
+    expect(tooMany.error?.issues.map((i) => i.message)).toEqual(["must have at most 20 keys"]);
+    expect(patch().metadata.parse(keys(20))).toStrictEqual(keys(20));
+    expect(patch().metadata.safeParse(keys(21)).success).toBe(false);
+  });
+
+  it("are described in the API reference with their limits and an example", () => {
+    const { $schema: _n, ...name } = z.toJSONSchema(create().name);
+    expect(name).toStrictEqual({
+      type: "string",
+      minLength: 1,
+      maxLength: 200,
+      description: "Name shown in lists; never rendered.",
+      examples: ["Black Friday"],
+    });
+    const { $schema: _m, ...metadata } = z.toJSONSchema(create().metadata, { io: "input" });
+    expect(metadata).toStrictEqual({
+      default: {},
+      type: "object",
+      propertyNames: { type: "string", minLength: 1, maxLength: 40 },
+      additionalProperties: { type: "string", maxLength: 500 },
+      description: "Up to 20 keys of 1..40 characters with values of up to 500 characters.",
+      examples: [{ campaign: "bf-2026" }],
+    });
   });
 });

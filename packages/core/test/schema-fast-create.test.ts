@@ -5,6 +5,7 @@
 // bodies it is there for, or it would be a slower zod.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { MAX_DURATION_SECONDS } from "../src/schema/constants";
 import { fastTimerCreate } from "../src/schema/fast-create";
 import { validateTimerCreate, validateWithSchema } from "../src/schema/validate";
 import { runsOf } from "./_fc-runs";
@@ -301,5 +302,84 @@ describe("the create body's fast path", () => {
       expect(fast).toStrictEqual(reference);
       expect(json[0]).toBe(json[1]);
     }
+  });
+});
+
+// The property above runs few cases under mutation testing, so each edge of the hand checks
+// is pinned here too: the fast path must take a body exactly at a limit (or zod's work is
+// done twice), and must not take one just past it, nor a value that only reads as valid text.
+describe("the create body's fast path at its edges", () => {
+  const fixed = { type: "fixed", name: "x", deadline_at: "2030-01-01T00:00:00Z" };
+  const duration = { type: "duration", name: "x", duration_seconds: 60 };
+
+  function takenAsZod(body: Record<string, unknown>): void {
+    const reference = validateWithSchema(body);
+    expect(reference.ok).toBe(true);
+    expect(fastTimerCreate(body)).toStrictEqual(reference.ok && reference.value);
+  }
+
+  it("takes the smallest and largest values each field allows", () => {
+    takenAsZod({ ...fixed, name: "x" });
+    takenAsZod({ ...fixed, name: "y".repeat(200) });
+    takenAsZod({ ...duration, duration_seconds: 1 });
+    takenAsZod({ ...duration, duration_seconds: MAX_DURATION_SECONDS });
+    takenAsZod({ ...fixed, deadline_at: "0000-01-01T00:00:00Z" });
+    takenAsZod({ ...fixed, deadline_at: "9999-12-31T23:59:59.999Z" });
+    takenAsZod({ ...duration, not_after: "9999-12-31T23:59:59.999Z" });
+  });
+
+  it("leaves to zod a body one step past a limit", () => {
+    const cases = [
+      { ...fixed, deadline_at: "9999-12-31T23:59:59.999-00:01" },
+      { ...fixed, deadline_at: "0000-01-01T00:00:00+00:01" },
+      { ...duration, not_after: "0000-01-01T00:00:00+00:01" },
+      { ...duration, duration_seconds: MAX_DURATION_SECONDS + 1 },
+      { ...duration, duration_seconds: 0 },
+      { ...fixed, name: "y".repeat(201) },
+    ];
+    for (const body of cases) expect(fastTimerCreate(body), JSON.stringify(body)).toBeUndefined();
+  });
+
+  it("takes only text as text: a list holding a valid value is zod's to refuse", () => {
+    const cases = [
+      { ...fixed, deadline_at: ["2030-01-01T00:00:00Z"] },
+      { ...duration, not_after: ["2030-01-01T00:00:00Z"] },
+      { type: "fixed", name: "x", timezone: "Etc/UTC", deadline_local: ["2030-01-01T00:00"] },
+      { ...fixed, timezone: "europe/berlin" },
+      { ...fixed, timezone: ["Europe/Berlin"] },
+    ];
+    for (const body of cases) {
+      expect(fastTimerCreate(body), JSON.stringify(body)).toBeUndefined();
+      expect(validateWithSchema(body).ok).toBe(false);
+    }
+  });
+
+  it("takes only the two types it checks, each with its own fields", () => {
+    for (const type of ["recurring", "personalized", "evergreen", undefined]) {
+      expect(fastTimerCreate({ ...duration, type })).toBeUndefined();
+      expect(fastTimerCreate({ ...fixed, type })).toBeUndefined();
+    }
+    expect(fastTimerCreate({ ...fixed, duration_seconds: 60 })).toBeUndefined();
+    expect(fastTimerCreate({ ...duration, deadline_at: "2030-01-01T00:00:00Z" })).toBeUndefined();
+  });
+
+  it("leaves to zod a body with keys JSON cannot hold: symbols, hidden properties", () => {
+    const withSymbol = { ...fixed, [Symbol("s")]: 1 };
+    expect(fastTimerCreate(withSymbol)).toBeUndefined();
+    const hidden = { ...fixed };
+    Object.defineProperty(hidden, "extra", { value: 1, enumerable: false });
+    expect(fastTimerCreate(hidden)).toBeUndefined();
+    // The same bodies without them are taken.
+    expect(fastTimerCreate({ ...fixed })).toBeDefined();
+  });
+
+  it("fills metadata left out with a fresh {} and keeps the given one, as zod does", () => {
+    takenAsZod({ ...fixed });
+    takenAsZod({ ...fixed, metadata: { campaign: "bf", a: "" } });
+    expect(fastTimerCreate({ ...fixed, metadata: null })).toBeUndefined();
+    expect(fastTimerCreate({ ...fixed, metadata: { "": "x" } })).toBeUndefined();
+    const first = fastTimerCreate({ ...fixed })!;
+    (first.metadata as Record<string, string>)["a"] = "b";
+    expect(fastTimerCreate({ ...fixed })!.metadata).toStrictEqual({});
   });
 });

@@ -10,12 +10,7 @@ import type { z } from "zod";
 import { formatLocalDateTime, parseLocalDateTime } from "../time/local-date-time";
 import { formatInstant, parseOffsetDateTime } from "../time/offset-date-time";
 import { isCanonicalTimeZone } from "../time/timezones";
-import {
-  COMMON_FIELD_NAMES,
-  COMMON_FIELDS,
-  type CommonFieldName,
-  metadataField,
-} from "./common-fields";
+import { COMMON_FIELD_NAMES, COMMON_FIELDS, type CommonFieldName } from "./common-fields";
 import { DEFAULT_TIMEZONE, MAX_DURATION_SECONDS } from "./constants";
 import { endedSchema } from "./ended";
 import { INSTANT_RANGE } from "./fields";
@@ -38,18 +33,12 @@ const FIXED_KEYS = new Set([
 ]);
 const DURATION_KEYS = new Set([...COMMON_KEYS, "duration_seconds", "not_after", "start_on"]);
 
-// Its own instance of the union's metadata schema: same rules, same output.
-const metadataSchema: z.ZodType<Record<string, string>> = metadataField();
-
-/** What a check answers for an optional field left out: no key in the definition. */
-const ABSENT = Symbol("absent");
-
-// The common fields the create path sees most, checked by hand; zod's own rules for the rest.
-// A check answers the field's value, ABSENT, or undefined for a value the fast path leaves to zod.
+// The common fields whose zod schema costs more than a check by hand; the field's own create
+// schema (its own instance: same rules, same output) for the rest. A check answers the field's
+// value, or undefined for a value the fast path leaves to zod.
 const HAND_CHECKS: { [K in CommonFieldName]?: (value: unknown) => unknown } = {
   name: nameOf,
   timezone: timeZoneOf,
-  metadata: metadataOf,
   look: lookOf,
   ended: endedOf,
 };
@@ -59,11 +48,12 @@ const COMMON_CHECKS = COMMON_FIELD_NAMES.map(
   (key) => [key, HAND_CHECKS[key] ?? schemaCheck(COMMON_FIELDS[key].create())] as const,
 );
 
+// A field whose create schema gives undefined (an optional field left out) is left to zod
+// too: its output then lacks the key, which this path does not write.
 function schemaCheck(schema: z.ZodType): (value: unknown) => unknown {
   return (value) => {
     const parsed = schema.safeParse(value);
-    if (!parsed.success) return undefined;
-    return parsed.data === undefined ? ABSENT : parsed.data;
+    return parsed.success ? parsed.data : undefined;
   };
 }
 
@@ -87,8 +77,7 @@ export function fastTimerCreate(body: Record<string, unknown>): TimerDefinition 
   for (const [key, check] of COMMON_CHECKS) {
     const value = check(body[key]);
     if (value === undefined) return undefined;
-    // An optional field left out stays out, as in zod's output.
-    if (value !== ABSENT) common[key] = value;
+    common[key] = value;
   }
 
   if (type === "fixed") {
@@ -138,12 +127,6 @@ function nameOf(value: unknown): string | undefined {
 function timeZoneOf(value: unknown): string | undefined {
   if (value === undefined) return DEFAULT_TIMEZONE;
   return typeof value === "string" && isCanonicalTimeZone(value) ? value : undefined;
-}
-
-function metadataOf(value: unknown): Record<string, string> | undefined {
-  if (value === undefined) return {};
-  const parsed = metadataSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
 }
 
 function lookOf(value: unknown): ReturnType<typeof resolveLook> | undefined {

@@ -316,9 +316,9 @@ export const lookInputSchema = z
   .strictObject(lookShape)
   .partial()
   .superRefine((look, ctx) => {
-    // Stryker disable next-line ConditionalExpression: equivalent, without largest_unit no unit ranks below it (unitRank(undefined) compares false).
-    if (look.units === undefined || look.largest_unit === undefined) return;
-    const largest = look.largest_unit;
+    if (look.units === undefined) return;
+    // Without largest_unit the largest unit there is: none ranks below it.
+    const largest = look.largest_unit ?? TIME_UNITS[0];
     const tooLarge = look.units.find((unit) => unitRank(unit) < unitRank(largest));
     if (tooLarge !== undefined)
       ctx.addIssue({
