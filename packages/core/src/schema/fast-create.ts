@@ -126,6 +126,7 @@ function nameOf(value: unknown): string | undefined {
 
 function timeZoneOf(value: unknown): string | undefined {
   if (value === undefined) return DEFAULT_TIMEZONE;
+  // Stryker disable next-line ConditionalExpression: equivalent, isCanonicalTimeZone looks the name up in a set of strings, which holds no other value; the check is for the type.
   return typeof value === "string" && isCanonicalTimeZone(value) ? value : undefined;
 }
 
