@@ -22,6 +22,7 @@ import {
   commonPatchShape,
   shownCommonFields,
 } from "../src/schema/common-fields";
+import { DEFAULT_TIMEZONE } from "../src/schema/constants";
 import { fastTimerCreate } from "../src/schema/fast-create";
 
 const BODIES: Record<string, Record<string, unknown>> = {
@@ -153,9 +154,9 @@ describe("the timer object's keys", () => {
   });
 });
 
-// The name and metadata rules, read off schemas built now (the create schemas of timer.ts are
+// The name, timezone and metadata rules, read off schemas built now (the create schemas of timer.ts are
 // built once, at import): what POST and PATCH accept, and what the API reference says of it.
-describe("the name and metadata fields", () => {
+describe("the name, timezone and metadata fields", () => {
   const create = () => commonCreateShape();
   const patch = () => commonPatchShape();
 
@@ -205,6 +206,14 @@ describe("the name and metadata fields", () => {
       maxLength: 200,
       description: "Name shown in lists; never rendered.",
       examples: ["Black Friday"],
+    });
+    const { $schema: _z, ...timezone } = z.toJSONSchema(create().timezone, { io: "input" });
+    expect(timezone).toStrictEqual({
+      default: DEFAULT_TIMEZONE,
+      type: "string",
+      description:
+        "Canonical IANA time zone identifier (Area/Location, or Etc/UTC); GET /timezones lists them.",
+      examples: ["Europe/Berlin"],
     });
     const { $schema: _m, ...metadata } = z.toJSONSchema(create().metadata, { io: "input" });
     expect(metadata).toStrictEqual({
