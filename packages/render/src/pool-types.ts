@@ -49,9 +49,10 @@ export interface RenderPoolOptions {
   maxYoungHeapMb?: number;
   /**
    * A full garbage collection in a thread after every this many new atlases (new looks or
-   * sizes). An atlas's buffers are external memory, which V8 collects only once tens of MB of
-   * it piled up; under a memory budget a thread gives them back at once, for some 10 ms per
-   * new look or size. Default 0: left to V8.
+   * sizes), and a young-generation one (about 1 ms) after every other image that built atlases.
+   * An atlas's buffers and resvg's trees are memory V8 does not see, so it collects them only
+   * once tens of MB piled up; under a memory budget a thread gives them back at once. Default 0:
+   * left to V8.
    */
   collectAfterAtlases?: number;
   /**
@@ -110,11 +111,18 @@ export interface RenderPool {
   readonly ready: Promise<void>;
   stats(): RenderPoolStats;
   /**
-   * What each thread's caches hold now, its V8 heap (`heapUsed`, `external`) and the full
-   * collections `collectAfterAtlases` made.
+   * What each thread's caches hold now, its V8 heap (`heapUsed`, `external`) and the full and
+   * young-generation collections `collectAfterAtlases` made.
    */
   cacheStats(): Promise<
-    Array<ImageCacheStats & { heapUsed: number; external: number; collections: number }>
+    Array<
+      ImageCacheStats & {
+        heapUsed: number;
+        external: number;
+        collections: number;
+        youngCollections: number;
+      }
+    >
   >;
   /**
    * Terminates the threads. Waiting and running jobs are rejected with

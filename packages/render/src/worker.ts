@@ -72,21 +72,37 @@ function lowerPriority(increment: number): void {
 }
 
 let collectedAt = 0;
+/** Atlases built when the thread last let its event loop run (see `drain`). */
+let settledAt = 0;
 let collections = 0;
-let collect: (() => void) | null = null;
+let youngCollections = 0;
+let collectedYoungAt = 0;
+let collect: ((options?: { type: "minor" }) => void) | null = null;
 
-/** A full collection once `collectAfterAtlases` new atlases were built since the last. */
+/**
+ * After an image that built atlases: a full collection once `collectAfterAtlases` new atlases
+ * were built since the last, a young-generation one otherwise. resvg's objects die young, and a
+ * young collection (about a millisecond) finds them as well as a full one does (tens of ms, on
+ * helper threads that run at the caller's priority, not this thread's: bench/README.md, "The
+ * memory budget").
+ */
 function collectIfDue(atlasBuilds: number): void {
   const every = options.collectAfterAtlases ?? 0;
-  if (every <= 0 || atlasBuilds - collectedAt < every) return;
-  collectedAt = atlasBuilds;
+  if (every <= 0 || atlasBuilds === collectedYoungAt) return;
+  collectedYoungAt = atlasBuilds;
   if (!collect) {
     // V8's gc() is exposed only to contexts made after the flag is set; the thread's own was not.
     setFlagsFromString("--expose-gc");
-    collect = runInNewContext("gc") as () => void;
+    collect = runInNewContext("gc") as typeof collect;
   }
-  collect();
-  collections++;
+  if (atlasBuilds - collectedAt >= every) {
+    collectedAt = atlasBuilds;
+    collect!();
+    collections++;
+  } else {
+    collect!({ type: "minor" });
+    youngCollections++;
+  }
 }
 
 function reply(message: RenderThreadReply): void {
@@ -121,6 +137,7 @@ async function run(request: RenderThreadRequest): Promise<void> {
           heapUsed: memory.heapUsed,
           external: memory.external,
           collections,
+          youngCollections,
         },
       });
       return;
@@ -147,6 +164,22 @@ async function run(request: RenderThreadRequest): Promise<void> {
           };
     hold({ type: "failed", id: request.id, error });
   }
+}
+
+/**
+ * Lets the thread's event loop turn once after a job that built atlases. resvg's trees and
+ * pixmaps live in native memory that V8 does not see, and Node frees a native object only in a
+ * finaliser it runs from the event loop (an immediate), after the GC found the object dead. A
+ * thread draining a storm of new sizes never got there: the memory of every size it drew stayed
+ * until the storm ended (about 2 MB a size, hundreds of MB in a storm; bench/README.md, "The
+ * memory budget"). One turn per new atlas costs microseconds against the milliseconds an atlas
+ * takes.
+ */
+async function settleNative(): Promise<void> {
+  const { atlasBuilds } = images.cacheStats();
+  if (atlasBuilds === settledAt) return;
+  settledAt = atlasBuilds;
+  await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 // One job at a time, in the order sent; the next already waits here while one renders, so the
@@ -193,6 +226,7 @@ async function drain(): Promise<void> {
     if (!claim(request)) continue;
     last = look;
     await run(request);
+    await settleNative();
   }
   flush();
   draining = false;

@@ -115,6 +115,7 @@ describe("a pool told to collect after new atlases", () => {
       expect(built!.atlasBuilds).toBeGreaterThanOrEqual(3);
       // One per image that needed new atlases (a PNG of a new size may build more than one).
       expect(built!.collections).toBe(3);
+      expect(built!.youngCollections).toBe(0);
       expect((await leaving.cacheStats())[0]).toMatchObject({
         atlasBuilds: built!.atlasBuilds,
         collections: 0,
@@ -128,6 +129,21 @@ describe("a pool told to collect after new atlases", () => {
       });
     } finally {
       await Promise.all([collecting.close(), leaving.close()]);
+    }
+  });
+
+  it("collects the young generation in between, and in full once the count comes round", async () => {
+    const pool = esm.createRenderPool({ threads: 1, warm: false, collectAfterAtlases: 1000 });
+    try {
+      for (const width of [200, 300, 400])
+        await pool.renderPng({ remainingSeconds: 5, width, look: { show_labels: false } });
+      await pool.renderPng({ remainingSeconds: 6, width: 300, look: { show_labels: false } });
+      const [stats] = await pool.cacheStats();
+      // Three images with new atlases, each followed by one young collection; none in full
+      // before 1,000 atlases; the fourth image, of a size it has, none.
+      expect(stats).toMatchObject({ collections: 0, youngCollections: 3 });
+    } finally {
+      await pool.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
+import { zoneDataCheck } from "@tminus/core";
 import type { Command } from "commander";
 import { firstStartBanner, keysFilePath, writeFirstStartKeys } from "../first-start";
 import { parseAllowedHosts, servedHosts } from "../hosts";
@@ -198,6 +199,15 @@ export function registerServe(program: Command): void {
         },
         toTerminal ? "listening" : listening,
       );
+      const tz = zoneDataCheck();
+      if (!tz.matches) {
+        // Offsets stay exact (each day is checked as it is first cached); the warning says the
+        // full check was made on other tz data, so operators know which check stands.
+        logger.warn(
+          { event: "tz_data_unchecked", runtime: tz.runtime, checked: tz.checked },
+          `the runtime's tz data (${tz.runtime ?? "unknown"}) is not the release checked in full (${tz.checked}): zone offsets are checked day by day`,
+        );
+      }
       if (running.metricsUrl && !toTerminal) {
         logger.info(
           { event: "metrics_listening", url: running.metricsUrl },

@@ -12,4 +12,5 @@ export {
   type Weekday,
 } from "./rrule";
 export { createSchedule, type RecurrenceOptions, type Schedule } from "./schedule";
-export { zoneOffsetMs } from "./zone-offset";
+export { zoneDaysWithTwoChanges } from "./zone-days";
+export { type ZoneDataCheck, zoneDataCheck, zoneOffsetMs } from "./zone-offset";

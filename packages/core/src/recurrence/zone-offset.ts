@@ -12,9 +12,17 @@
 // gives). A zone whose data breaks it falls back to the uncached exact path, one Intl lookup
 // per call (until the bounded cache starts over, which only repeats the check). A change that is undone within the same UTC day leaves both ends
 // equal and is not seen; the tz data has none (changes are 48 hours apart at least).
+//
+// It is also checked in full, once per tz data release: scripts/check-zone-days.mjs reads every
+// zone's every day from 1970 to 2100 (minutes, too long for a start) and records the release and
+// the zones that break it (zone-days.generated.ts). At start the runtime's release is compared
+// with that record (zoneDataCheck): on the checked data, a zone listed there takes the exact path
+// from its first use; on other data (another Node, a browser) the per-day check above is what
+// stands, as it does before 1970 and after 2100.
 
 import { intlOffsetMs } from "../time/intl-offset";
 import { DAY_MS, floorDiv } from "./_local";
+import { ZONE_DAYS_CHECKED } from "./zone-days.generated";
 
 /** An offset function: UTC offset (ms) of IANA `zone` at `instant`. */
 export type OffsetSource = (zone: string, instant: number) => number;
@@ -41,13 +49,64 @@ const HOUR_MS = 3_600_000;
 const zones = new Map<string, ZoneCache>();
 let source: OffsetSource = intlOffsetMs;
 
+/** What the start found: the runtime's tz data against the release checked in full. */
+export interface ZoneDataCheck {
+  /** The runtime's tz data release (`process.versions.tz`), or null where it does not say. */
+  runtime: string | null;
+  /** The release scripts/check-zone-days.mjs checked, and the years it covered. */
+  checked: string;
+  from: number;
+  to: number;
+  /** Whether they are the same release: only then does `irregular` apply. */
+  matches: boolean;
+  /** Zones that change more than once in a UTC day (in that release): always the exact path. */
+  irregular: readonly string[];
+}
+
+/** The check made at start, from the runtime's release and the record of the full check. */
+export function checkZoneData(runtime: string | null): ZoneDataCheck {
+  const { tz, from, to, irregular } = ZONE_DAYS_CHECKED;
+  return { runtime, checked: tz, from, to, matches: runtime === tz, irregular };
+}
+
+function runtimeTzRelease(): string | null {
+  const versions = (globalThis as { process?: { versions?: { tz?: string } } }).process?.versions;
+  return versions?.tz ?? null;
+}
+
+let atStart = checkZoneData(runtimeTzRelease());
+
+/**
+ * The check of the runtime's tz data made at start (see the module's comment): which release
+ * it is, whether the one-change-per-day assumption was checked in full on it, and the zones
+ * that break it there.
+ */
+export function zoneDataCheck(): ZoneDataCheck {
+  return atStart;
+}
+
 /**
  * For tests: read offsets from `next` (the runtime's Intl when omitted) and forget every
- * cached zone. A source that breaks the one-change-per-day assumption shows the fallback.
+ * cached zone. A source that breaks the one-change-per-day assumption shows the fallback;
+ * `check` stands for the check at start (what the runtime's data gives when omitted).
  */
-export function useOffsetSource(next: OffsetSource = intlOffsetMs): void {
+export function useOffsetSource(
+  next: OffsetSource = intlOffsetMs,
+  check: ZoneDataCheck = checkZoneData(runtimeTzRelease()),
+): void {
   source = next;
+  atStart = check;
   zones.clear();
+}
+
+/**
+ * Whether the check at start found `zone` breaking the assumption in the runtime's data. The
+ * record names zones as Intl lists them; a link (US/Eastern) is looked up by the zone it is.
+ */
+function irregularAtStart(zone: string): boolean {
+  if (!atStart.matches || atStart.irregular.length === 0) return false;
+  const canonical = new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+  return atStart.irregular.includes(canonical);
 }
 
 function zoneCache(name: string): ZoneCache {
@@ -55,7 +114,7 @@ function zoneCache(name: string): ZoneCache {
   if (cache === undefined) {
     source(name, 0); // throws a RangeError for an unknown zone
     if (zones.size >= MAX_ZONES) zones.clear();
-    cache = { zone: name, days: new Map() };
+    cache = { zone: name, days: irregularAtStart(name) ? null : new Map() };
     zones.set(name, cache);
   }
   return cache;

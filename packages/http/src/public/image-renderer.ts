@@ -82,11 +82,14 @@ export function createImageRenderer(config: RenderConfig): ImageRenderer {
   };
 }
 
+/** Under a memory budget, a thread collects in full after this many new atlases (young in between). */
+export const BUDGET_FULL_COLLECTION_ATLASES = 8;
+
 /**
  * A render thread's V8 limits, and under a memory budget an earlier recycling (a thread that
  * built 8 atlases, new looks or sizes, and then idles 10 s is replaced by a fresh one, so what a
- * storm of new sizes grew is given back; without a budget: after 64, as before) and a full
- * collection after each new atlas (its dead buffers given back at once, not tens of MB later).
+ * storm of new sizes grew is given back; without a budget: after 64, as before) and a collection
+ * after each new atlas (its dead buffers given back at once, not tens of MB later).
  */
 export function threadLimits(
   config: RenderConfig,
@@ -94,7 +97,9 @@ export function threadLimits(
   return {
     ...(config.thread_heap_mb ? { maxHeapMb: config.thread_heap_mb } : {}),
     ...(config.thread_young_mb ? { maxYoungHeapMb: config.thread_young_mb } : {}),
-    ...(config.memory_mb ? { recycle: { afterAtlases: 8 }, collectAfterAtlases: 1 } : {}),
+    ...(config.memory_mb
+      ? { recycle: { afterAtlases: 8 }, collectAfterAtlases: BUDGET_FULL_COLLECTION_ATLASES }
+      : {}),
   };
 }
 
