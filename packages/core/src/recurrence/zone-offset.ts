@@ -70,13 +70,13 @@ export function checkZoneData(runtime: string | null): ZoneDataCheck {
 }
 
 /** Where a runtime says which tz data it has: Node's `process.versions.tz`. */
-export interface TzReleaseHost {
+interface TzReleaseHost {
   process?: { versions?: { tz?: string } };
 }
 
 /** The tz data release `host` (the runtime's `globalThis`) reports; null where it says none (a browser). */
-export function tzReleaseOf(host: TzReleaseHost): string | null {
-  return host.process?.versions?.tz ?? null;
+export function tzReleaseOf(host: object): string | null {
+  return (host as TzReleaseHost).process?.versions?.tz ?? null;
 }
 
 let atStart = checkZoneData(tzReleaseOf(globalThis));
