@@ -7,6 +7,7 @@ import { ZONE_DAYS_CHECKED } from "../src/recurrence/zone-days.generated";
 import {
   checkZoneData,
   type OffsetSource,
+  tzReleaseOf,
   useOffsetSource,
   type ZoneDataCheck,
   zoneDataCheck,
@@ -58,6 +59,38 @@ describe("zoneDaysWithTwoChanges", () => {
     ]);
   });
 
+  it("reads each day from its own start: changes before the range do not count", () => {
+    // Day 0 changes at 05:00 (before the range); day 2 once, at 05:00: regular.
+    const source = steps([5 * HOUR_MS, (48 + 5) * HOUR_MS]);
+    expect(zoneDaysWithTwoChanges("Any/Zone", 2, 4, source)).toEqual([]);
+    expect(
+      zoneDaysWithTwoChanges("Any/Zone", 2, 4, steps([5, 53, 60].map((h) => h * HOUR_MS))),
+    ).toEqual([2]);
+  });
+
+  it("stops before `toDay`", () => {
+    const source = steps([(72 + 3) * HOUR_MS, (72 + 9) * HOUR_MS]); // day 3, twice
+    expect(zoneDaysWithTwoChanges("Any/Zone", 0, 3, source)).toEqual([]);
+    expect(zoneDaysWithTwoChanges("Any/Zone", 0, 4, source)).toEqual([3]);
+  });
+
+  it("counts a change at midnight for the day it ends, and one before the day's first hour for neither", () => {
+    // Day 1: 05:00 and the midnight that ends it (hour 48): two changes.
+    expect(
+      zoneDaysWithTwoChanges("Any/Zone", 0, 3, steps([29, 48].map((h) => h * HOUR_MS))),
+    ).toEqual([1]);
+    // Day 0 changes at 23:30, day 1 at 05:00: one each (a read at day 1's 23:00 before would see two).
+    expect(zoneDaysWithTwoChanges("Any/Zone", 0, 3, steps([23.5 * HOUR_MS, 29 * HOUR_MS]))).toEqual(
+      [],
+    );
+  });
+
+  it("does not see a change undone within the same day (both ends equal), as documented", () => {
+    const source: OffsetSource = (_zone, t) =>
+      t >= 30 * HOUR_MS && t < 40 * HOUR_MS ? HOUR_MS : 0;
+    expect(zoneDaysWithTwoChanges("Any/Zone", 0, 3, source)).toEqual([]);
+  });
+
   it("finds no such day in real zones with frequent changes (2000 to 2030)", () => {
     for (const zone of ["America/New_York", "Australia/Lord_Howe", "Africa/Casablanca"])
       expect(zoneDaysWithTwoChanges(zone, dayOf(2000, 1, 1), dayOf(2031, 1, 1))).toEqual([]);
@@ -77,6 +110,14 @@ describe("the check at start", () => {
     expect(ZONE_DAYS_CHECKED.zones).toBe(Intl.supportedValuesOf("timeZone").length);
     expect([check.from, check.to]).toEqual([1970, 2100]);
     expect(check.irregular).toEqual(ZONE_DAYS_CHECKED.irregular);
+  });
+
+  it("reads the release where the runtime says it, and null where it does not", () => {
+    expect(tzReleaseOf(globalThis)).toBe(process.versions.tz);
+    expect(tzReleaseOf({ process: { versions: { tz: "2031a" } } })).toBe("2031a");
+    expect(tzReleaseOf({})).toBeNull();
+    expect(tzReleaseOf({ process: {} })).toBeNull();
+    expect(tzReleaseOf({ process: { versions: {} } })).toBeNull();
   });
 
   it("applies the record only to the release it was made on", () => {

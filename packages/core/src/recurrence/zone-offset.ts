@@ -69,12 +69,17 @@ export function checkZoneData(runtime: string | null): ZoneDataCheck {
   return { runtime, checked: tz, from, to, matches: runtime === tz, irregular };
 }
 
-function runtimeTzRelease(): string | null {
-  const versions = (globalThis as { process?: { versions?: { tz?: string } } }).process?.versions;
-  return versions?.tz ?? null;
+/** Where a runtime says which tz data it has: Node's `process.versions.tz`. */
+interface TzReleaseHost {
+  process?: { versions?: { tz?: string } };
 }
 
-let atStart = checkZoneData(runtimeTzRelease());
+/** The tz data release `host` (the runtime's `globalThis`) reports; null where it says none (a browser). */
+export function tzReleaseOf(host: object): string | null {
+  return (host as TzReleaseHost).process?.versions?.tz ?? null;
+}
+
+let atStart = checkZoneData(tzReleaseOf(globalThis));
 
 /**
  * The check of the runtime's tz data made at start (see the module's comment): which release
@@ -92,7 +97,7 @@ export function zoneDataCheck(): ZoneDataCheck {
  */
 export function useOffsetSource(
   next: OffsetSource = intlOffsetMs,
-  check: ZoneDataCheck = checkZoneData(runtimeTzRelease()),
+  check: ZoneDataCheck = checkZoneData(tzReleaseOf(globalThis)),
 ): void {
   source = next;
   atStart = check;
